@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+# ro-campaign: find, validate and queue __ro_after_init conversions.
+# "make help" lists the targets.
+
+WORK     ?= $(HOME)/.cache/ro-campaign
+TARBALL  ?= /usr/src/linux-source-6.1.tar.xz
+TREE     ?= $(WORK)/linux
+PROFILE  ?= fast
+JOBS     ?= $(shell nproc)
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror=implicit-function-declaration
+
+PACKAGES := coccinelle linux-source-6.1 gcc make qemu-system-x86 \
+	busybox-static sparse flex bison bc libelf-dev libssl-dev cpio \
+	xz-utils ccache git perl python3 kmod util-linux gzip
+
+export WORK TREE PROFILE JOBS
+
+.PHONY: help setup packages tree kernel initramfs boot test bench clean \
+	programs
+
+help:
+	@echo "ro-campaign - __ro_after_init annotation campaigns"
+	@echo
+	@echo "  make setup          install Debian packages, prepare TREE (pristine + patches/core)"
+	@echo "  make kernel         build the PROFILE kernel (fast|wide) out of tree, with ccache"
+	@echo "  make initramfs      build the busybox initramfs with the guest exercise suite"
+	@echo "  make boot           boot the PROFILE kernel in QEMU and run the exercise suite"
+	@echo "  make test           run all tests (real spatch, builds and QEMU boots)"
+	@echo "  make bench          run the benchmarks, figures go to WORK/bench/results.tsv"
+	@echo "  make clean          remove built programs from the repository"
+	@echo
+	@echo "Variables: WORK=$(WORK)"
+	@echo "           TREE=$(TREE)  PROFILE=$(PROFILE)  JOBS=$(JOBS)"
+
+# ---- setup ---------------------------------------------------------------
+
+setup: packages tree programs
+
+packages:
+	@missing=""; for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "setup: installing$$missing"; \
+		if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi; \
+		$$SUDO apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q \
+			--no-install-recommends $$missing || \
+			{ echo "setup: error: apt-get install failed" >&2; exit 1; }; \
+	else echo "setup: all packages installed"; fi
+
+tree:
+	@sh patches/setup-tree.sh "$(TARBALL)" "$(TREE)" patches/core
+
+# ---- programs ------------------------------------------------------------
+
+PROGRAMS := qemu-boot/boot
+
+programs: $(PROGRAMS)
+
+qemu-boot/boot: qemu-boot/boot.c
+	$(CC) $(CFLAGS) -o $@ $<
+
+# ---- kernel and boot -----------------------------------------------------
+
+BUILD_DIR = $(shell sh qemu-boot/build-kernel.sh --config-only $(PROFILE) "$(TREE)" "$(WORK)" | tail -n 1)
+
+kernel:
+	@sh qemu-boot/build-kernel.sh $(PROFILE) "$(TREE)" "$(WORK)"
+
+initramfs: kernel
+	@sh qemu-boot/mkinitramfs.sh "$(BUILD_DIR)/ro-campaign"
+
+boot: programs initramfs
+	qemu-boot/boot "$(BUILD_DIR)/ro-campaign/bzImage" --out "$(WORK)/boot/$(PROFILE)" $(BOOT_ARGS)
+
+clean:
+	rm -f $(PROGRAMS)
