@@ -77,5 +77,27 @@ initramfs: kernel
 boot: programs initramfs
 	qemu-boot/boot "$(BUILD_DIR)/ro-campaign/bzImage" --out "$(WORK)/boot/$(PROFILE)" $(BOOT_ARGS)
 
+# ---- tests and benchmarks -----------------------------------------------
+
+# Every DIR/tests/test-*.sh prints TAP and exits non-zero on failure; the
+# runner counts ok / not ok lines over all of them.  TESTS= selects a subset.
+TESTS ?= $(sort $(wildcard */tests/test-*.sh))
+
+test: programs
+	@passed=0; failed=0; mkdir -p "$(WORK)/test-logs"; \
+	for t in $(TESTS); do \
+		log="$(WORK)/test-logs/$$(echo $$t | tr / _).log"; \
+		echo "== $$t"; \
+		sh $$t > "$$log" 2>&1; rc=$$?; \
+		grep -E '^(not )?ok ' "$$log" | sed 's/^/   /'; \
+		p=$$(grep -c '^ok ' "$$log"); f=$$(grep -c '^not ok ' "$$log"); \
+		if [ $$rc -ne 0 ] && [ $$f -eq 0 ]; then \
+			f=1; echo "   not ok - $$t exited $$rc (log: $$log)"; \
+			tail -n 5 "$$log" | sed 's/^/   # /'; fi; \
+		passed=$$((passed + p)); failed=$$((failed + f)); \
+	done; \
+	echo "$$passed passed, $$failed failed"; \
+	[ $$failed -eq 0 ]
+
 clean:
 	rm -f $(PROGRAMS)
