@@ -84,7 +84,7 @@ boot: programs initramfs
 TESTS ?= $(sort $(wildcard */tests/test-*.sh))
 
 test: programs
-	@passed=0; failed=0; mkdir -p "$(WORK)/test-logs"; \
+	@passed=0; failed=0; start=$$(date +%s); mkdir -p "$(WORK)/test-logs"; \
 	for t in $(TESTS); do \
 		log="$(WORK)/test-logs/$$(echo $$t | tr / _).log"; \
 		echo "== $$t"; \
@@ -96,6 +96,7 @@ test: programs
 			tail -n 5 "$$log" | sed 's/^/   # /'; fi; \
 		passed=$$((passed + p)); failed=$$((failed + f)); \
 	done; \
+	echo "tests took $$(( $$(date +%s) - start )) s"; \
 	echo "$$passed passed, $$failed failed"; \
 	[ $$failed -eq 0 ]
 
