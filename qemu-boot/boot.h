@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * boot.h - shared declarations of the ro-campaign QEMU launcher.
+ *
+ * boot.c runs QEMU, console.c parses the serial console (KTAP, oopses,
+ * the control) and writes the results, qmp.c talks QMP (S3 wakeups).
+ */
+#ifndef RO_CAMPAIGN_BOOT_H
+#define RO_CAMPAIGN_BOOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define BOOT_LINE_MAX	4096
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+enum ex_status {
+	EX_MISSING,
+	EX_OK,
+	EX_FAIL,
+	EX_SKIP,
+	EX_HANG,
+};
+
+struct exercise {
+	char *name;
+	enum ex_status status;
+	char *detail;
+	int began;		/* saw "# rocampaign: begin NAME" */
+	int reported;		/* saw its KTAP result line */
+	int guest_ok;		/* the guest's own verdict was "ok" */
+};
+
+enum verdict {
+	VERDICT_PASS,
+	VERDICT_FAIL,
+	VERDICT_HANG,
+	VERDICT_INVALID,
+};
+
+struct console {
+	FILE *log;
+	double t0;
+	char line[BOOT_LINE_MAX];
+	size_t len;
+
+	struct exercise *ex;
+	size_t nex, cap;
+	long cur;		/* index of the open window, or -1 */
+	int plan;		/* N of "1..N", or -1 */
+	int header;		/* saw "KTAP version" */
+	int done;		/* saw "# rocampaign: done" */
+	int panic;
+
+	int in_violations;
+	int violations_seen;
+	char *violations;
+	size_t vlen, vcap;
+
+	/* The control: what the guest said and what the console showed. */
+	int ctl_seen;
+	char ctl_expect[16];
+	char ctl_result[16];
+	int ctl_oopses;
+	char *ctl_oops_line;
+};
+
+/* console.c */
+void console_init(struct console *c, FILE *log, double t0,
+		  const char *exercises);
+void console_reset(struct console *c, FILE *log, double t0,
+		   const char *exercises);
+void console_feed(struct console *c, const char *buf, size_t n, double now);
+void console_flush(struct console *c, double now);
+enum verdict console_finish(struct console *c, int timed_out, int timeout,
+			    const char *expect);
+int console_write(const struct console *c, const char *dir, enum verdict v);
+const char *verdict_name(enum verdict v);
+
+/* qmp.c */
+struct qmp {
+	int fd;
+	FILE *log;
+	double t0;
+	char buf[16384];
+	size_t len;
+	int ready;
+	int suspends;		/* SUSPEND events */
+	int wakeups;		/* system_wakeup commands that succeeded */
+	int wake_events;	/* WAKEUP events */
+	int wake_tries;
+	int wake_inflight;
+	double wake_at;		/* when to send system_wakeup, or 0 */
+};
+
+void qmp_init(struct qmp *q, int fd, FILE *log, double t0);
+int qmp_input(struct qmp *q, double now);
+void qmp_tick(struct qmp *q, double now);
+double qmp_deadline(const struct qmp *q);
+
+/* boot.c */
+double now_s(void);
+void *xmalloc(size_t n);
+char *xstrdup(const char *s);
+
+#endif
