@@ -61,8 +61,10 @@ PROGRAMS := qemu-boot/boot
 
 programs: $(PROGRAMS)
 
-qemu-boot/boot: qemu-boot/boot.c
-	$(CC) $(CFLAGS) -o $@ $<
+BOOT_SRCS := qemu-boot/boot.c qemu-boot/console.c qemu-boot/qmp.c
+
+qemu-boot/boot: $(BOOT_SRCS) qemu-boot/boot.h
+	$(CC) $(CFLAGS) -o $@ $(BOOT_SRCS)
 
 # ---- kernel and boot -----------------------------------------------------
 
