@@ -6,8 +6,9 @@
 # Usage: build-kernel.sh [--config-only] PROFILE TREE WORK
 #
 # The build directory is WORK/build/PROFILE-KEY, where KEY hashes the
-# config fragments, so a changed fragment never reuses a stale .config and
-# an unchanged one always reuses the objects.  Builds go through ccache
+# config fragments and the tree's path, so a changed fragment never reuses
+# a stale .config, two trees never share objects, and an unchanged pair
+# always reuses them.  Builds go through ccache
 # (WORK/ccache) and hold WORK/build.lock, so two kernel builds never run
 # at once on this machine.  The results land in BUILD/ro-campaign/:
 # bzImage, vmlinux, System.map, modroot/ (modules_install), kernelrelease.
@@ -41,7 +42,8 @@ esac
 	die "$tree: not a kernel tree (run 'make setup' first)"
 frags="$frags $here/configs/common.config $here/configs/$profile.config"
 
-key=$( (echo "$base"; for f in $frags; do cat "$f"; done) | sha1sum | cut -c1-12)
+tree=$(cd "$tree" && pwd -P)
+key=$( (echo "$base $tree"; for f in $frags; do cat "$f"; done) | sha1sum | cut -c1-12)
 out=$work/build/$profile-$key
 mkdir -p "$out" "$work/ccache"
 
