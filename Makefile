@@ -102,5 +102,13 @@ test: programs
 	echo "$$passed passed, $$failed failed"; \
 	[ $$failed -eq 0 ]
 
+# Benchmarks append "bench metric value unit date" rows to the results
+# file.  BENCH_PROFILES=fast skips the 20-minute cold wide build.
+BENCH_PROFILES ?= fast wide
+
+bench: programs
+	sh qemu-boot/bench-harness.sh "$(TREE)" "$(WORK)" "$(BENCH_PROFILES)"
+	@echo "bench: results in $(WORK)/bench/results.tsv"
+
 clean:
 	rm -f $(PROGRAMS)
