@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Print the facts the __ro_after_init finder needs, as TSV rows on stdout:
+/// file-scope variable definitions, writes and escapes of file-scope
+/// variables, function definitions and their sections, call edges,
+/// function addresses taken, and module_param/core_param/sysctl/__setup/
+/// early_param declarations. Each row starts with the name of its fact
+/// file (defs, writes, funcs, funcrefs, calls, params); cocci/run-facts.sh
+/// splits them into FACTS_DIR/*.tsv. The formats are in cocci/FACTS.md.
+///
+/// Facts, not verdicts: SmPL sees one file at a time, so whether a variable
+/// is written only during init is decided tree-wide by candidates/.
+//
+// Confidence: High
+// Copyright: (C) 2024 ro-campaign authors.
+// Options: --no-includes --include-headers --disable-worth-trying-opt
+// Comments: All rules live in this one file on purpose. Parsing dominates
+//  spatch's time, and every .cocci file given to spatch reparses every C
+//  file, so one file with several short expression-level rules costs one
+//  parse per C file instead of six. No rule uses a function-body context
+//  like <+... x = E ...+>: each pattern matches a single expression or
+//  declaration, and the enclosing function comes from the position's
+//  current_element. "global idexpression" matches identifiers that are not
+//  locals or parameters, which is what makes a write a file-scope write.
+//  Attributes (__init, __read_mostly, __initdata, __section(...)) are read
+//  from the source text of the matched declaration, because spatch's
+//  builtin macro file expands most of them to nothing.
+//  The rules are ordered: defs and funcs fill per-file tables that the
+//  later rules use (is the enclosing element a function; is a name a local
+//  array; is a table a struct ctl_table).
+
+virtual report
+virtual org
+
+@initialize:python@
+@@
+import re
+
+ATTRS = {
+	"__read_mostly": "read_mostly",
+	"__ro_after_init": "ro_after_init",
+	"__lsm_ro_after_init": "ro_after_init",
+	"__initdata": "initdata",
+	"__initdata_or_module": "initdata",
+	"__net_initdata": "initdata",
+	"__devinitdata": "initdata",
+	"__cpuinitdata": "initdata",
+	"__initconst": "initconst",
+	"__meminitdata": "meminitdata",
+	"__meminitconst": "meminitdata",
+	"__refdata": "section=.ref.data",
+	"__exitdata": "section=.exit.data",
+	"__page_aligned_data": "section=.data..page_aligned",
+	"__page_aligned_bss": "section=.bss..page_aligned",
+	"__cacheline_aligned": "section=.data..cacheline_aligned",
+	"__nosavedata": "section=.data..nosave",
+	"__bss_decrypted": "section=.bss..decrypted",
+	"__initdata_memblock": "initdata",
+	"__tracepoint_string": "section=__tracepoint_str",
+}
+
+FSECT = {
+	"__init": "init",
+	"__meminit": "meminit",
+	"__ref": "ref",
+	"__exit": "exit",
+	"__cpuinit": "cpuinit",
+	"__devinit": "devinit",
+	"__init_or_module": "init_or_module",
+	"__net_init": "net_init",
+	"__net_exit": "net_exit",
+	"__init_memblock": "init_memblock",
+	"__head": "section=.head.text",
+	"__kprobes": "section=.kprobes.text",
+	"noinstr": "section=.noinstr.text",
+	"__sched": "section=.sched.text",
+	"__cpuidle": "section=.cpuidle.text",
+	"__irq_entry": "section=.irqentry.text",
+	"__softirq_entry": "section=.softirqentry.text",
+}
+
+QUOTE = chr(34)
+SECTION_RE = re.compile(r"(?:__section|__attribute__\s*\(\s*\(\s*(?:__)?section(?:__)?)\s*\(\s*" +
+			QUOTE + "([^" + QUOTE + "]*)" + QUOTE)
+WORD_RE = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
+
+# Writer functions: the first argument is the destination.
+DST1 = set("""memcpy memmove memset memzero_explicit memcpy_fromio
+memcpy_toio memset_io copy_from_user __copy_from_user strcpy strncpy strlcpy
+strscpy strscpy_pad strcat strncat strlcat sprintf snprintf scnprintf
+vsnprintf vscnprintf bitmap_zero bitmap_fill bitmap_copy bitmap_set
+bitmap_clear bitmap_or bitmap_and bitmap_andnot bitmap_xor bitmap_complement
+bitmap_parse bitmap_parselist bitmap_from_arr32 bitmap_shift_left
+bitmap_shift_right cpumask_copy cpumask_and cpumask_or cpumask_andnot
+cpumask_xor cpumask_complement cpumask_clear cpumask_setall cpumask_parse
+cpulist_parse nodes_clear nodes_setall INIT_LIST_HEAD INIT_HLIST_HEAD
+init_waitqueue_head spin_lock_init mutex_init raw_spin_lock_init
+atomic_set atomic_inc atomic_dec atomic_add atomic_sub atomic64_set
+atomic_long_set refcount_set WRITE_ONCE xchg cmpxchg""".split())
+# Writer functions whose destination may be any argument.
+ANYARG = set("""set_bit clear_bit __set_bit __clear_bit change_bit
+__change_bit test_and_set_bit test_and_clear_bit test_and_change_bit
+__test_and_set_bit __test_and_clear_bit assign_bit __assign_bit
+cpumask_set_cpu cpumask_clear_cpu __cpumask_set_cpu __cpumask_clear_cpu
+cpumask_test_and_set_cpu cpumask_test_and_clear_cpu node_set node_clear
+sscanf vsscanf kstrtoint kstrtouint kstrtol kstrtoul kstrtoll kstrtoull
+kstrtos8 kstrtou8 kstrtos16 kstrtou16 kstrtos32 kstrtou32 kstrtos64
+kstrtou64 kstrtobool get_option get_options""".split())
+WRITERS = DST1 | ANYARG
+
+texts = {}	# file -> list of source lines
+funcs = {}	# file -> set of function names defined in it
+defs = {}	# file -> {name: (array, type)}
+done = set()	# (table, file, line, col) already printed
+wpos = set()	# (file, line, col) already reported as a write
+
+class Loc:
+	"""A position with integer fields (spatch gives strings)."""
+	def __init__(self, p):
+		self.file = p.file
+		self.current_element = p.current_element
+		self.current_element_line = int(p.current_element_line)
+		self.current_element_column = int(p.current_element_column)
+		self.current_element_line_end = int(p.current_element_line_end)
+		self.current_element_column_end = int(p.current_element_column_end)
+		self.line = int(p.line)
+		self.column = int(p.column)
+
+def src(f):
+	if f not in texts:
+		try:
+			with open(f, errors="replace") as fh:
+				texts[f] = fh.read().split("\n")
+		except OSError:
+			texts[f] = []
+	return texts[f]
+
+def span(f, l1, c1, l2, c2):
+	"""Source text from (l1, c1) to (l2, c2), lines 1-based, cols 0-based."""
+	lines = src(f)
+	if l1 < 1 or l1 > len(lines):
+		return ""
+	if l1 == l2:
+		return lines[l1 - 1][c1:c2]
+	out = [lines[l1 - 1][c1:]]
+	out.extend(lines[l1:l2 - 1])
+	if l2 - 1 < len(lines):
+		out.append(lines[l2 - 1][:c2])
+	return "\n".join(out)
+
+def clean(s):
+	return " ".join(str(s).replace("\t", " ").split())
+
+def emit(table, *cols):
+	print(table + "\t" + "\t".join(clean(c) if c != "" else "-" for c in cols))
+
+def infunc(p):
+	"""The enclosing function of position p, or - at file scope."""
+	ce = p.current_element
+	if ce in funcs.get(p.file, ()):
+		return ce
+	return "-"
+
+def ident(x):
+	# an idexpression prints with its attributes: "foo __read_mostly"
+	return str(x).split()[0]
+
+def after_name(f, line, col):
+	"""Text after a declarator up to the first = , ; at depth 0."""
+	lines = src(f)
+	out = []
+	depth = 0
+	l, c = line, col
+	while l <= len(lines) and l < line + 40:
+		s = lines[l - 1]
+		while c < len(s):
+			ch = s[c]
+			if ch in "([{":
+				depth += 1
+			elif ch in ")]}":
+				depth -= 1
+			elif depth == 0 and ch in "=,;":
+				return "".join(out), ch == "="
+			out.append(ch)
+			c += 1
+		out.append(" ")
+		l += 1
+		c = 0
+	return "".join(out), False
+
+def attrs_of(text):
+	found = []
+	for w in WORD_RE.findall(text):
+		a = ATTRS.get(w)
+		if a and a not in found:
+			found.append(a)
+	for m in SECTION_RE.finditer(text):
+		a = "section=" + m.group(1)
+		if a not in found:
+			found.append(a)
+	return found
+
+def top_const(ty):
+	t = re.sub(r"\[[^\]]*\]", " ", ty)
+	if "*" in t:
+		return "const" in WORD_RE.findall(t.rsplit("*", 1)[1])
+	return "const" in WORD_RE.findall(t)
+
+def chain_form(x, lv):
+	"""Form of a write to lvalue text lv whose leftmost token is x:
+	assign (bare), field (x.f...), element (x[i]...), arrow (x->, *x),
+	or None if lv does not start with x."""
+	s = str(lv)
+	if not s.startswith(x):
+		return None
+	rest = s[len(x):].lstrip()
+	if rest and (rest[0].isalnum() or rest[0] == "_"):
+		return None
+	if not rest:
+		return "bare"
+	if rest.startswith("->"):
+		return "arrow"
+	if rest[0] == ".":
+		return "field"
+	if rest[0] == "[":
+		return "element"
+	return None
+
+def is_array(f, x):
+	d = defs.get(f, {}).get(x)
+	return d is not None and d[0] == 1
+
+def known_scalar(f, x):
+	d = defs.get(f, {}).get(x)
+	return d is not None and d[0] == 0
+
+def report_write(p, x, form):
+	f = p.file
+	key = (f, p.line, p.column)
+	if key in wpos:
+		return
+	wpos.add(key)
+	emit("writes", f, p.line, x, infunc(p), form)
+
+def sysctl_rows(f, name, l1, c1, l2, c2):
+	"""Rows for every { .data = &x, .mode = M } entry of a ctl_table."""
+	text = span(f, l1, c1, l2, c2)
+	base = l1
+	for m in re.finditer(r"\.data\s*=\s*(&\s*)?([A-Za-z_][A-Za-z0-9_]*)", text):
+		# the entry is the innermost { } around the match
+		start = text.rfind("{", 0, m.start())
+		depth = 0
+		end = len(text)
+		for i in range(start, len(text)):
+			if text[i] == "{":
+				depth += 1
+			elif text[i] == "}":
+				depth -= 1
+				if depth == 0:
+					end = i
+					break
+		entry = text[start:end]
+		mm = re.search(r"\.mode\s*=\s*([^,}]+)", entry)
+		mode = mm.group(1).strip() if mm else "-"
+		hm = re.search(r"\.proc_handler\s*=\s*&?\s*([A-Za-z_][A-Za-z0-9_]*)", entry)
+		handler = hm.group(1) if hm else "-"
+		line = base + text.count("\n", 0, m.start())
+		emit("params", f, line, m.group(2), "sysctl", mode, handler)
+
+def macro_args(f, line, col):
+	"""Split the arguments of the macro call at (line, col)."""
+	lines = src(f)
+	text = "\n".join(lines[line - 1:line + 10])
+	i = text.find("(", col)
+	if i < 0:
+		return []
+	args = []
+	cur = []
+	depth = 0
+	instr = False
+	for ch in text[i + 1:]:
+		if instr:
+			cur.append(ch)
+			if ch == QUOTE and (len(cur) < 2 or cur[-2] != chr(92)):
+				instr = False
+			continue
+		if ch == QUOTE:
+			instr = True
+		elif ch in "([{":
+			depth += 1
+		elif ch in ")]}":
+			if depth == 0:
+				args.append("".join(cur).strip())
+				return args
+			depth -= 1
+		elif ch == "," and depth == 0:
+			args.append("".join(cur).strip())
+			cur = []
+			continue
+		cur.append(ch)
+	return args
+
+def var_of(a):
+	a = a.strip()
+	a = re.sub(r"^&\s*", "", a)
+	a = re.sub(r"^\(\s*(.*)\s*\)$", r"\1", a)
+	m = re.match(r"[A-Za-z_][A-Za-z0-9_]*", a)
+	return m.group(0) if m else "-"
+
+# macro -> (index of variable argument, index of perm, index of &nump)
+PARAMS = {
+	"module_param": (0, 2, None),
+	"module_param_unsafe": (0, 2, None),
+	"module_param_named": (1, 3, None),
+	"module_param_named_unsafe": (1, 3, None),
+	"module_param_array": (0, 3, 2),
+	"module_param_array_named": (1, 4, 3),
+	"module_param_string": (1, 3, None),
+	"module_param_cb": (2, 3, None),
+	"module_param_cb_unsafe": (2, 3, None),
+	"module_param_named_cb": (2, 3, None),
+	"module_param_call": (3, 4, None),
+	"module_param_hw": (0, 3, None),
+	"module_param_hw_named": (1, 4, None),
+	"module_param_hw_array": (0, 4, 3),
+	"core_param": (1, 3, None),
+	"core_param_unsafe": (1, 3, None),
+}
+
+// ---- definitions ---------------------------------------------------------
+
+@defs@
+type T;
+identifier x;
+position p;
+@@
+(
+T x@p;
+|
+T x@p = ...;
+|
+T (*x@p)(...);
+|
+T (*x@p)(...) = ...;
+)
+
+@script:python@
+x << defs.x;
+T << defs.T;
+p << defs.p;
+@@
+q = Loc(p[0])
+f = q.file
+name = ident(x)
+# locals: the current element is the enclosing function
+if q.current_element in (name, "something_else"):
+	head = span(f, q.current_element_line, q.current_element_column,
+		    q.line, q.column)
+	words = WORD_RE.findall(head)
+	if "extern" not in words and "typedef" not in words and \
+	   (f, q.line, q.column) not in done:
+		done.add((f, q.line, q.column))
+		tail, init = after_name(f, q.line, q.column + len(name))
+		ty = clean(T)
+		for a in ATTRS:
+			ty = re.sub(r"\b" + a + r"\b", "", ty)
+		ty = re.sub(r"__attribute__\s*\(\(.*?\)\)", "", ty)
+		ty = clean(ty)
+		ty = re.sub(r"\{.*\}", "{...}", ty)
+		arr = 1 if "[" in tail else 0
+		if arr and not ty.endswith("]"):
+			ty = ty + " []"
+		at = attrs_of(head + " " + tail)
+		if top_const(ty) or "const" in WORD_RE.findall(tail.split("[")[0]):
+			at.insert(0, "const")
+		storage = "static" if "static" in words else "global"
+		emit("defs", f, q.line, name, storage, ty, arr,
+		     ",".join(at) if at else "-", 1 if init else 0)
+		defs.setdefault(f, {})[name] = (arr, ty)
+		if "ctl_table" in ty and init:
+			sysctl_rows(f, name, q.line, q.column,
+				    q.current_element_line_end,
+				    q.current_element_column_end)
+
+// ---- functions -----------------------------------------------------------
+
+@fn@
+identifier f;
+type T;
+position p;
+@@
+T f@p(...) { ... }
+
+@script:python@
+f << fn.f;
+p << fn.p;
+@@
+q = Loc(p[0])
+head = span(q.file, q.current_element_line, q.current_element_column,
+	    q.line, q.column)
+words = WORD_RE.findall(head)
+sect = []
+for w in words:
+	s = FSECT.get(w)
+	if s and s not in sect:
+		sect.append(s)
+for m in SECTION_RE.finditer(head):
+	sect.append("section=" + m.group(1))
+funcs.setdefault(q.file, set()).add(str(f))
+emit("funcs", q.file, q.line, f, "static" if "static" in words else "global",
+     ",".join(sect) if sect else "-")
+
+// ---- calls and function references ---------------------------------------
+
+@call@
+identifier g;
+position p;
+@@
+g@p(...)
+
+@script:python@
+g << call.g;
+p << call.p;
+@@
+q = Loc(p[0])
+c = infunc(q)
+if c != "-":
+	emit("calls", q.file, q.line, c, g)
+
+@fref@
+identifier g;
+position p != call.p;
+@@
+g@p
+
+@script:python@
+g << fref.g;
+p << fref.p;
+@@
+q = Loc(p[0])
+if str(g) in funcs.get(q.file, ()):
+	emit("funcrefs", q.file, q.line, g, infunc(q))
+
+// ---- module_param, core_param, __setup, early_param ----------------------
+
+@param@
+declarer D =~ "^(module_param.*|core_param.*|__setup|early_param)$";
+position p;
+@@
+D@p(...);
+
+@script:python@
+D << param.D;
+p << param.p;
+@@
+q = Loc(p[0])
+d = str(D)
+args = macro_args(q.file, q.line, q.column)
+if d in ("__setup", "early_param"):
+	kind = "setup" if d == "__setup" else "early_param"
+	if len(args) >= 2:
+		emit("params", q.file, q.line, "-", kind, "-", var_of(args[1]))
+elif d in PARAMS:
+	vi, pi, ni = PARAMS[d]
+	if len(args) > max(vi, pi):
+		kind = "core_param" if d.startswith("core_param") else \
+		       "module_param"
+		handler = "-"
+		if d == "module_param_call":
+			handler = var_of(args[1])
+		emit("params", q.file, q.line, var_of(args[vi]), kind,
+		     args[pi], handler)
+		if ni is not None and len(args) > ni and \
+		   args[ni].lstrip().startswith("&"):
+			emit("params", q.file, q.line, var_of(args[ni]), kind,
+			     args[pi], "-")
+
+// ---- writes --------------------------------------------------------------
+
+@mc@
+identifier F =~ "^(mem(cpy|move|set|zero_explicit|cpy_fromio|cpy_toio|set_io)|(__)?copy_from_user|str(n?cpy|lcpy|scpy(_pad)?|n?cat|lcat)|v?s(n|cn)?printf|bitmap_[a-z0-9_]+|cpu(mask_[a-z_]+|list_parse)|nodes_(clear|setall)|INIT_H?LIST_HEAD|init_waitqueue_head|(raw_)?spin_lock_init|mutex_init|atomic(64|_long)?_(set|inc|dec|add|sub)|refcount_set|WRITE_ONCE|xchg|cmpxchg|(__)?(test_and_)?(set|clear|change|assign)_bit|(__)?cpumask_(set|clear)_cpu|node_(set|clear)|v?sscanf|kstrto[a-z0-9]+|get_options?)$";
+global idexpression x;
+expression L;
+position p, pl;
+@@
+(
+F(..., &\( L@pl \& <+... x@p ...+> \), ...)
+|
+F(..., \( L@pl \& <+... x@p ...+> \), ...)
+)
+
+@script:python@
+F << mc.F;
+x << mc.x;
+L << mc.L;
+p << mc.p;
+pl << mc.pl;
+@@
+q = Loc(p[0])
+name = ident(x)
+form = chain_form(name, L)
+if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
+   form != "arrow" and str(F) in WRITERS:
+	amp = span(q.file, q.line, max(0, q.column - 40), q.line, q.column)
+	addr = amp.rstrip().endswith("&")
+	# destination-first writers only write their first argument
+	first = span(q.file, q.line, 0, q.line, q.column).rstrip()
+	if addr:
+		first = first[:-1].rstrip()
+	isdst = first.endswith("(") or str(F) in ANYARG
+	if isdst and (addr or form != "bare" or not known_scalar(q.file, name)):
+		if addr or form != "bare" or is_array(q.file, name):
+			report_write(q, name, "memcpy")
+		else:
+			report_write(q, name, "array-arg")
+
+@lv@
+global idexpression x;
+expression L, E;
+assignment operator aop;
+position p, pl;
+@@
+(
+\( L@pl \& <+... x@p ...+> \) aop E
+|
+\( L@pl \& <+... x@p ...+> \)++
+|
+\( L@pl \& <+... x@p ...+> \)--
+|
+ ++\( L@pl \& <+... x@p ...+> \)
+|
+ --\( L@pl \& <+... x@p ...+> \)
+)
+
+@script:python@
+x << lv.x;
+L << lv.L;
+p << lv.p;
+pl << lv.pl;
+aop << lv.aop = "";
+@@
+q = Loc(p[0])
+name = ident(x)
+form = chain_form(name, L)
+if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
+   infunc(q) != "-":
+	if form == "bare":
+		if aop == "":
+			form = "incdec"
+		elif str(aop).strip() == "=":
+			form = "assign"
+		else:
+			form = "compound"
+	if form == "arrow":
+		# p->f writes the pointee, unless x is an array here
+		form = "element" if is_array(q.file, name) else None
+	if form:
+		report_write(q, name, form)
+
+@ad@
+global idexpression x;
+expression L;
+position p, pl;
+@@
+\( &L@pl \& &<+... x@p ...+> \)
+
+@script:python@
+x << ad.x;
+L << ad.L;
+p << ad.p;
+pl << ad.pl;
+@@
+q = Loc(p[0])
+name = ident(x)
+form = chain_form(name, L)
+ce = q.current_element
+d = defs.get(q.file, {}).get(ce)
+in_sysctl = infunc(q) == "-" and d is not None and "ctl_table" in d[1]
+if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
+   form != "arrow" and not in_sysctl and \
+   name not in funcs.get(q.file, ()):
+	report_write(q, name, "addr")
+
+@aa@
+global idexpression x;
+expression E, G;
+position p;
+@@
+(
+G(..., x@p, ...)
+|
+E = x@p
+)
+
+@script:python@
+x << aa.x;
+p << aa.p;
+@@
+q = Loc(p[0])
+name = ident(x)
+if not known_scalar(q.file, name) and name not in funcs.get(q.file, ()) \
+   and infunc(q) != "-" and not name.isupper():
+	report_write(q, name, "array-arg")
+
