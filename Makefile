@@ -58,6 +58,7 @@ tree:
 # ---- programs ------------------------------------------------------------
 
 PROGRAMS := qemu-boot/boot
+PROGRAMS += candidates/candidates
 
 programs: $(PROGRAMS)
 
@@ -116,3 +117,33 @@ campaign: boot
 
 clean:
 	rm -f $(PROGRAMS)
+
+# ---- finder: candidates/ (issue 5) ---------------------------------------
+
+CAND_SRCS := $(addprefix candidates/,main.c tsv.c strtab.c map.c facts.c \
+	closure.c classify.c perm.c report.c)
+CAND_HDRS := $(wildcard candidates/*.h)
+
+candidates/candidates: $(CAND_SRCS) $(CAND_HDRS)
+	$(CC) $(CFLAGS) -o $@ $(CAND_SRCS)
+
+# make candidates SCOPE="kernel mm arch/x86": facts by cocci/run-facts.sh,
+# then the aggregator.  Output in CAND_DIR (default WORK/candidates).
+SCOPE    ?=
+CAND_DIR ?= $(WORK)/candidates
+
+.PHONY: candidates bench-loo
+candidates: candidates/candidates
+	@test -x cocci/run-facts.sh || test -f cocci/run-facts.sh || \
+		{ echo "candidates: cocci/run-facts.sh is missing" >&2; exit 1; }
+	@mkdir -p "$(CAND_DIR)/facts"
+	sh cocci/run-facts.sh "$(TREE)" "$(CAND_DIR)/facts" $(SCOPE)
+	candidates/candidates --facts "$(CAND_DIR)/facts" \
+		--out "$(CAND_DIR)/candidates.tsv"
+
+# Leave-one-out recall over LOO_SCOPE (default: a core subset).
+LOO_SCOPE ?= kernel mm init arch/x86/kernel arch/x86/mm security
+bench-loo: candidates/candidates
+	sh candidates/bench-loo.sh "$(TREE)" "$(WORK)" $(LOO_SCOPE)
+
+bench: bench-loo

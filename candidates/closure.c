@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * closure: build function nodes, resolve calls and address references,
+ * and compute the init-only set as a fixpoint.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "closure.h"
+
+static int is_header(const char *file)
+{
+	size_t len = strlen(file);
+
+	return len > 2 && !strcmp(file + len - 2, ".h");
+}
+
+/*
+ * Classify a section list: 1 = init (__init only), 0 = plain text,
+ * -1 = some other section (__meminit, __ref, __exit, section=...).
+ */
+static int section_kind(const char *s)
+{
+	char buf[256], *tok, *save = NULL;
+	int init = 0, other = 0;
+
+	if (!strcmp(s, "-"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "init") || !strcmp(tok, "section=.init.text"))
+			init = 1;
+		else
+			other = 1;
+	}
+	if (other)
+		return -1;
+	return init;
+}
+
+static void add_funcs(struct graph *g)
+{
+	const struct facts *f = g->f;
+	uint32_t i, n;
+
+	g->nodes = xcalloc(f->nfuncs, sizeof(*g->nodes));
+	for (i = 0; i < f->nfuncs; i++) {
+		const struct func *fn = &f->funcs[i];
+		uint64_t key = map_key(fn->file, fn->name);
+		int kind = section_kind(strtab_str(&f->strs, fn->section));
+		struct fnode *nd;
+
+		n = map_get(&g->by_file, key);
+		if (n == MAP_NONE) {
+			n = g->nnodes++;
+			map_put(&g->by_file, key, n);
+			nd = &g->nodes[n];
+			nd->file = fn->file;
+			nd->name = fn->name;
+			nd->line = fn->line;
+			nd->section = fn->section;
+			nd->ref = MAP_NONE;
+			nd->bad_call = MAP_NONE;
+			nd->is_static = fn->storage == ST_STATIC;
+			nd->seed = kind == 1;
+			nd->nonplain = kind == -1;
+			continue;
+		}
+		/* another #ifdef variant in the same file: merge */
+		nd = &g->nodes[n];
+		if (fn->storage != ST_STATIC)
+			nd->is_static = 0;
+		if (kind != 1)
+			nd->seed = 0;
+		if (kind == -1) {
+			nd->nonplain = 1;
+			nd->section = fn->section;
+		}
+		if (fn->line < nd->line)
+			nd->line = fn->line;
+	}
+	for (n = g->nnodes; n-- > 0;) {
+		struct fnode *nd = &g->nodes[n];
+		const char *file = strtab_str(&f->strs, nd->file);
+
+		nd->next_global = MAP_NONE;
+		nd->next_hdr = MAP_NONE;
+		if (!nd->is_static) {
+			nd->next_global = map_get(&g->globals, nd->name);
+			map_put(&g->globals, nd->name, n);
+		} else if (is_header(file)) {
+			nd->next_hdr = map_get(&g->hdrs, nd->name);
+			map_put(&g->hdrs, nd->name, n);
+		}
+	}
+}
+
+uint32_t graph_node(const struct graph *g, uint32_t file, uint32_t name)
+{
+	if (name == STR_NONE)
+		return MAP_NONE;
+	return map_get(&g->by_file, map_key(file, name));
+}
+
+uint32_t resolve_first(const struct graph *g, struct resolve *r,
+		       uint32_t file, uint32_t name)
+{
+	r->g = g;
+	r->cur = graph_node(g, file, name);
+	r->kind = 0;
+	if (r->cur != MAP_NONE)
+		return r->cur;
+	r->kind = 1;
+	r->cur = map_get(&g->globals, name);
+	if (r->cur != MAP_NONE)
+		return r->cur;
+	r->kind = 2;
+	r->cur = map_get(&g->hdrs, name);
+	return r->cur;
+}
+
+uint32_t resolve_next(struct resolve *r)
+{
+	if (r->cur == MAP_NONE)
+		return MAP_NONE;
+	if (r->kind == 0)
+		r->cur = MAP_NONE;
+	else if (r->kind == 1)
+		r->cur = r->g->nodes[r->cur].next_global;
+	else
+		r->cur = r->g->nodes[r->cur].next_hdr;
+	return r->cur;
+}
+
+/* Is call or ref at (FILE, LINE) of NAME the __setup registration itself? */
+static int is_setup_site(const struct graph *g, uint32_t file, uint32_t line,
+			 uint32_t name)
+{
+	uint32_t p = map_get(&g->param_at, map_key(file, line));
+
+	for (; p != MAP_NONE; p = g->param_next[p]) {
+		const struct param *pp = &g->f->params[p];
+
+		if ((pp->kind == P_SETUP || pp->kind == P_EARLY) &&
+		    pp->handler == name)
+			return 1;
+	}
+	return 0;
+}
+
+static void mark_refs(struct graph *g)
+{
+	const struct facts *f = g->f;
+	struct resolve r;
+	uint32_t i, n;
+
+	g->param_next = xmalloc((f->nparams + 1) * sizeof(*g->param_next));
+	for (i = 0; i < f->nparams; i++) {
+		const struct param *p = &f->params[i];
+		uint64_t key = map_key(p->file, p->line);
+
+		g->param_next[i] = map_get(&g->param_at, key);
+		map_put(&g->param_at, key, i);
+		if (p->kind != P_SETUP && p->kind != P_EARLY)
+			continue;
+		for (n = resolve_first(g, &r, p->file, p->handler);
+		     n != MAP_NONE; n = resolve_next(&r))
+			g->nodes[n].setup = 1;
+	}
+	for (i = 0; i < f->nfuncrefs; i++) {
+		const struct funcref *fr = &f->funcrefs[i];
+
+		if (is_setup_site(g, fr->file, fr->line, fr->name))
+			continue;
+		for (n = resolve_first(g, &r, fr->file, fr->name);
+		     n != MAP_NONE; n = resolve_next(&r)) {
+			if (g->nodes[n].ref == MAP_NONE)
+				g->nodes[n].ref = i;
+		}
+	}
+}
+
+static void build_edges(struct graph *g)
+{
+	const struct facts *f = g->f;
+	uint32_t *fill, i, n, total = 0;
+	struct resolve r;
+
+	g->in_start = xcalloc(g->nnodes + 1, sizeof(*g->in_start));
+	for (i = 0; i < f->ncalls; i++) {
+		const struct call *c = &f->calls[i];
+
+		for (n = resolve_first(g, &r, c->file, c->callee);
+		     n != MAP_NONE; n = resolve_next(&r)) {
+			g->in_start[n + 1]++;
+			total++;
+		}
+	}
+	for (n = 0; n < g->nnodes; n++)
+		g->in_start[n + 1] += g->in_start[n];
+	g->in_call = xmalloc(total * sizeof(*g->in_call));
+	g->in_caller = xmalloc(total * sizeof(*g->in_caller));
+	fill = xmalloc((g->nnodes + 1) * sizeof(*fill));
+	memcpy(fill, g->in_start, (g->nnodes + 1) * sizeof(*fill));
+	for (i = 0; i < f->ncalls; i++) {
+		const struct call *c = &f->calls[i];
+		uint32_t caller = graph_node(g, c->file, c->caller);
+
+		for (n = resolve_first(g, &r, c->file, c->callee);
+		     n != MAP_NONE; n = resolve_next(&r)) {
+			g->in_call[fill[n]] = i;
+			g->in_caller[fill[n]] = caller;
+			fill[n]++;
+		}
+	}
+	free(fill);
+	for (n = 0; n < g->nnodes; n++)
+		g->nodes[n].ncallers = g->in_start[n + 1] - g->in_start[n];
+}
+
+static int eligible(const struct fnode *nd)
+{
+	return nd->is_static && !nd->nonplain && nd->ref == MAP_NONE &&
+		(nd->ncallers > 0 || nd->setup);
+}
+
+/* 1 if every caller of node N is init-only (self-recursion ignored). */
+static int callers_init(const struct graph *g, uint32_t n)
+{
+	uint32_t e, others = 0;
+
+	for (e = g->in_start[n]; e < g->in_start[n + 1]; e++) {
+		uint32_t c = g->in_caller[e];
+
+		if (c == n)
+			continue;
+		if (c == MAP_NONE || !g->nodes[c].init_only)
+			return 0;
+		others++;
+	}
+	return others > 0 || g->nodes[n].setup;
+}
+
+static int call_before(const struct facts *f, uint32_t a, uint32_t b)
+{
+	const struct call *ca = &f->calls[a], *cb = &f->calls[b];
+	int d = strcmp(strtab_str(&f->strs, ca->file),
+		       strtab_str(&f->strs, cb->file));
+
+	return d < 0 || (d == 0 && ca->line < cb->line);
+}
+
+static void explain_nodes(struct graph *g)
+{
+	uint32_t n, e;
+
+	for (n = 0; n < g->nnodes; n++) {
+		struct fnode *nd = &g->nodes[n];
+
+		if (nd->seed) {
+			nd->why = WHY_INIT;
+		} else if (nd->init_only) {
+			nd->why = WHY_CLOSURE;
+		} else if (nd->nonplain) {
+			nd->why = WHY_SECTION;
+		} else if (nd->ref != MAP_NONE) {
+			nd->why = WHY_ADDR;
+		} else if (!nd->is_static) {
+			nd->why = WHY_GLOBAL;
+		} else if (!nd->ncallers && !nd->setup) {
+			nd->why = WHY_NOCALLERS;
+		} else {
+			nd->why = WHY_CALLER;
+			for (e = g->in_start[n]; e < g->in_start[n + 1]; e++) {
+				uint32_t c = g->in_caller[e];
+
+				if (c == n || (c != MAP_NONE &&
+					       g->nodes[c].init_only))
+					continue;
+				if (nd->bad_call == MAP_NONE ||
+				    call_before(g->f, g->in_call[e],
+						nd->bad_call))
+					nd->bad_call = g->in_call[e];
+			}
+			if (nd->bad_call == MAP_NONE)
+				nd->why = WHY_NOCALLERS;
+		}
+	}
+}
+
+void graph_build(struct graph *g, const struct facts *f)
+{
+	uint32_t n;
+	int changed = 1;
+
+	memset(g, 0, sizeof(*g));
+	g->f = f;
+	map_init(&g->by_file);
+	map_init(&g->globals);
+	map_init(&g->hdrs);
+	map_init(&g->param_at);
+	add_funcs(g);
+	mark_refs(g);
+	build_edges(g);
+	for (n = 0; n < g->nnodes; n++)
+		g->nodes[n].init_only = g->nodes[n].seed;
+	while (changed) {
+		changed = 0;
+		g->rounds++;
+		for (n = 0; n < g->nnodes; n++) {
+			struct fnode *nd = &g->nodes[n];
+
+			if (nd->init_only || !eligible(nd) ||
+			    !callers_init(g, n))
+				continue;
+			nd->init_only = 1;
+			changed = 1;
+		}
+	}
+	explain_nodes(g);
+}
+
+void graph_why(const struct graph *g, uint32_t n, char *buf, size_t len)
+{
+	const struct strtab *s = &g->f->strs;
+	const struct fnode *nd = &g->nodes[n];
+	const char *name = strtab_str(s, nd->name);
+	const struct funcref *fr;
+	const struct call *c;
+
+	switch (nd->why) {
+	case WHY_INIT:
+		snprintf(buf, len, "%s is __init", name);
+		break;
+	case WHY_CLOSURE:
+		snprintf(buf, len, "%s is static and only called from init-only code",
+			 name);
+		break;
+	case WHY_SECTION:
+		snprintf(buf, len, "%s is in section %s, not init-only", name,
+			 strtab_str(s, nd->section));
+		break;
+	case WHY_ADDR:
+		fr = &g->f->funcrefs[nd->ref];
+		snprintf(buf, len, "address of %s taken at %s:%u in %s", name,
+			 strtab_str(s, fr->file), fr->line,
+			 strtab_str(s, fr->func));
+		break;
+	case WHY_GLOBAL:
+		snprintf(buf, len, "%s is a global function, not __init", name);
+		break;
+	case WHY_NOCALLERS:
+		snprintf(buf, len, "%s is not __init and has no known callers",
+			 name);
+		break;
+	default:
+		c = &g->f->calls[nd->bad_call];
+		snprintf(buf, len, "%s is called from non-init %s at %s:%u", name,
+			 strtab_str(s, c->caller), strtab_str(s, c->file),
+			 c->line);
+		break;
+	}
+}
+
+uint32_t count_init(const struct graph *g)
+{
+	uint32_t n, k = 0;
+
+	for (n = 0; n < g->nnodes; n++)
+		k += g->nodes[n].init_only;
+	return k;
+}

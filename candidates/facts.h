@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * facts: the fact files of cocci/FACTS.md, loaded into arrays of rows.
+ * All strings are interned in facts.strs; STR_NONE stands for "-".
+ */
+#ifndef CANDIDATES_FACTS_H
+#define CANDIDATES_FACTS_H
+
+#include <stdint.h>
+
+#include "strtab.h"
+
+enum storage { ST_STATIC, ST_GLOBAL };
+
+/* defs.tsv attrs, as bits */
+#define A_CONST		(1u << 0)
+#define A_READ_MOSTLY	(1u << 1)
+#define A_RO_AFTER_INIT	(1u << 2)
+#define A_INITDATA	(1u << 3)
+#define A_INITCONST	(1u << 4)
+#define A_MEMINITDATA	(1u << 5)
+#define A_PERCPU	(1u << 6)
+#define A_SECTION	(1u << 7)
+
+enum form {
+	F_ASSIGN, F_COMPOUND, F_INCDEC, F_FIELD, F_ELEMENT,
+	F_ADDR, F_ARRAY_ARG, F_MEMCPY, F_ASM, F_NFORMS
+};
+
+enum pkind { P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY };
+
+struct def {
+	uint32_t file, line, name, type, section;
+	uint32_t attrs;
+	uint8_t storage, array, init;
+};
+
+struct write {
+	uint32_t file, line, var, func;
+	uint8_t form;
+};
+
+struct func {
+	uint32_t file, line, name, section;	/* section: the raw list */
+	uint8_t storage;
+};
+
+struct funcref {
+	uint32_t file, line, name, func;
+};
+
+struct call {
+	uint32_t file, line, caller, callee;
+};
+
+struct param {
+	uint32_t file, line, var, perm, handler;
+	uint8_t kind;
+};
+
+struct errrow {
+	uint32_t file, reason;
+};
+
+struct facts {
+	struct strtab strs;
+	struct def *defs;
+	struct write *writes;
+	struct func *funcs;
+	struct funcref *funcrefs;
+	struct call *calls;
+	struct param *params;
+	struct errrow *errors;
+	uint32_t ndefs, nwrites, nfuncs, nfuncrefs, ncalls, nparams, nerrors;
+};
+
+extern const char *const form_names[F_NFORMS];
+extern const char *const pkind_names[];
+
+/* Load every fact file of DIR; prints FILE:LINE errors, returns -1. */
+int facts_load(struct facts *f, const char *dir);
+
+/* A direct write (not an escape of the address). */
+static inline int form_is_direct(int form)
+{
+	return form != F_ADDR && form != F_ARRAY_ARG;
+}
+
+#endif

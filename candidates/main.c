@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * candidates: read the fact files of a tree (cocci/FACTS.md) and propose
+ * __ro_after_init candidates, one row per file-scope variable, with the
+ * evidence.  See --help.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+
+static void print_help(FILE *fp)
+{
+	fputs("usage: candidates --facts DIR [--out FILE] [--explain NAME]\n"
+	      "\n"
+	      "Reads DIR/{defs,writes,funcs,funcrefs,calls,params,errors}.tsv\n"
+	      "(the format is in cocci/FACTS.md), computes the init-only\n"
+	      "functions as a fixpoint over the call graph and classifies every\n"
+	      "file-scope variable as ro_after_init (high|medium), const,\n"
+	      "rejected, already or skip.\n"
+	      "\n"
+	      "  --facts DIR     directory holding the fact files (required)\n"
+	      "  --out FILE      output TSV (default: candidates.tsv), written\n"
+	      "                  to FILE.tmp.PID then renamed\n"
+	      "  --explain NAME  print the reasoning for every variable named\n"
+	      "                  NAME; writes FILE only if --out is given too\n"
+	      "  -q, --quiet     no summary line on stderr\n"
+	      "  -h, --help      this text\n"
+	      "\n"
+	      "Output columns: file line name storage class confidence reason\n"
+	      "evidence (all writers as file:line:func:form joined by ';').\n"
+	      "Exit status: 0 done, 1 bad usage or malformed input (FILE:LINE:\n"
+	      "message), 2 out of memory.\n", fp);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void summary(const struct judge *j, double secs)
+{
+	const struct facts *f = j->f;
+
+	fprintf(stderr,
+		"candidates: %u variables: ro_after_init %u (high %u, medium %u), const %u, rejected %u, already %u, skip %u; %u functions, %u init-only after %u rounds; parse errors: %u files; %.2f s\n",
+		f->ndefs, j->count[K_RO], j->high, j->medium,
+		j->count[K_CONST], j->count[K_REJECTED], j->count[K_ALREADY],
+		j->count[K_SKIP], j->g->nnodes, count_init(j->g),
+		j->g->rounds, f->nerrors, secs);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = NULL, *out = NULL, *explain = NULL;
+	struct facts f;
+	struct graph g;
+	struct judge j;
+	double t0 = now();
+	int i, quiet = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			print_help(stdout);
+			return 0;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = 1;
+		} else if (i + 1 < argc && !strcmp(a, "--facts")) {
+			dir = argv[++i];
+		} else if (i + 1 < argc && !strcmp(a, "--out")) {
+			out = argv[++i];
+		} else if (i + 1 < argc && !strcmp(a, "--explain")) {
+			explain = argv[++i];
+		} else {
+			fprintf(stderr, "candidates: bad argument '%s'\n", a);
+			print_help(stderr);
+			return 1;
+		}
+	}
+	if (!dir) {
+		fprintf(stderr, "candidates: --facts DIR is required\n");
+		print_help(stderr);
+		return 1;
+	}
+	if (facts_load(&f, dir))
+		return 1;
+	graph_build(&g, &f);
+	judge_all(&j, &f, &g);
+	if (explain && !report_explain(&j, explain, stdout)) {
+		fprintf(stderr, "candidates: %s: no such variable in %s/defs.tsv\n",
+			explain, dir);
+		return 1;
+	}
+	if (!explain || out) {
+		if (report_write(&j, out ? out : "candidates.tsv"))
+			return 1;
+	}
+	if (!quiet)
+		summary(&j, now() - t0);
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * strtab: string interning.  Every distinct string gets a small integer
+ * id; ids are dense, starting at 0, so they can index arrays.
+ */
+#ifndef CANDIDATES_STRTAB_H
+#define CANDIDATES_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STR_NONE UINT32_MAX
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct strtab {
+	char **strs;		/* id -> string */
+	uint32_t n;
+	uint32_t cap;
+	uint32_t *slots;	/* open addressing, holds id + 1, 0 = empty */
+	uint32_t nslots;	/* power of two */
+	char *chunk;		/* arena for the string bytes */
+	size_t chunk_left;
+};
+
+void strtab_init(struct strtab *t);
+void strtab_free(struct strtab *t);
+uint32_t strtab_intern(struct strtab *t, const char *s);
+uint32_t strtab_find(const struct strtab *t, const char *s);
+
+static inline const char *strtab_str(const struct strtab *t, uint32_t id)
+{
+	return id == STR_NONE ? "-" : t->strs[id];
+}
+
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+void *xcalloc(size_t n, size_t size);
+
+#endif

@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Malformed fact files: candidates exits 1 with a FILE:LINE message that
+# names the problem, and writes no output file.
+set -u
+cd "$(dirname "$0")/../.."
+BIN=candidates/candidates
+T=$(mktemp -d "${TMPDIR:-/tmp}/cand-bad.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+n=0; fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1 # $2"; }
+
+# a valid, minimal fact set
+good() {
+	rm -rf "$T/f"; mkdir -p "$T/f"
+	printf 'file\tline\tname\tstorage\ttype\tarray\tattrs\tinit\na.c\t1\tx\tstatic\tint\t0\t-\t0\n' > "$T/f/defs.tsv"
+	printf 'file\tline\tvar\tfunc\tform\na.c\t5\tx\tfoo_init\tassign\n' > "$T/f/writes.tsv"
+	printf 'file\tline\tname\tstorage\tsection\na.c\t4\tfoo_init\tstatic\tinit\n' > "$T/f/funcs.tsv"
+	printf 'file\tline\tname\tfunc\n' > "$T/f/funcrefs.tsv"
+	printf 'file\tline\tcaller\tcallee\n' > "$T/f/calls.tsv"
+	printf 'file\tline\tvar\tkind\tperm\thandler\n' > "$T/f/params.tsv"
+	printf 'file\treason\n' > "$T/f/errors.tsv"
+}
+
+# bad LABEL EXPECTED-MESSAGE-REGEX: run on $T/f, expect exit 1
+bad() {
+	rm -f "$T/out.tsv"
+	"$BIN" --facts "$T/f" --out "$T/out.tsv" 2> "$T/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -qE "$2" "$T/err" && [ ! -e "$T/out.tsv" ]
+	then ok "$1"
+	else nok "$1" "rc=$rc: $(cat "$T/err")"
+	fi
+}
+
+good
+"$BIN" --facts "$T/f" --out "$T/out.tsv" 2>/dev/null &&
+	grep -q '	x	static	ro_after_init	high	' "$T/out.tsv" &&
+	ok "the valid base case works" || nok "the valid base case works" "failed"
+
+good; printf 'a.c\t7\tx\tfoo_init\n' >> "$T/f/writes.tsv"
+bad "missing column" 'writes\.tsv:3: expected 5 fields, got 4'
+good; printf 'a.c\t7\tx\tfoo_init\tassign\textra\n' >> "$T/f/writes.tsv"
+bad "extra column" 'writes\.tsv:3: expected 5 fields, got 6'
+good; printf 'file\tline\tvar\tform\n' > "$T/f/writes.tsv"
+bad "wrong header" 'writes\.tsv:1: bad header'
+good; : > "$T/f/calls.tsv"
+bad "empty file" 'calls\.tsv:1: empty file'
+good; rm "$T/f/params.tsv"
+bad "missing file" 'params\.tsv: cannot open'
+good; printf 'a.c\tten\tfoo\tbar\n' >> "$T/f/calls.tsv"
+bad "bad line number" 'calls\.tsv:2: field 2: bad line number'
+good; printf 'a.c\t7\tx\tfoo_init\tpoke\n' >> "$T/f/writes.tsv"
+bad "unknown write form" "writes\.tsv:3: unknown write form 'poke'"
+good; printf 'b.c\t2\ty\textern\tint\t0\t-\t0\n' >> "$T/f/defs.tsv"
+bad "bad storage" "defs\.tsv:3: storage must be static or global"
+good; printf 'b.c\t2\ty\tstatic\tint\t0\tro_after_inti\t0\n' >> "$T/f/defs.tsv"
+bad "unknown attribute" "defs\.tsv:3: unknown attribute 'ro_after_inti'"
+good; printf 'b.c\t2\ty\tstatic\tint\t2\t-\t0\n' >> "$T/f/defs.tsv"
+bad "bad array flag" "defs\.tsv:3: field 6 must be 0 or 1"
+good; printf '\n' >> "$T/f/funcs.tsv"
+bad "empty line" 'funcs\.tsv:3: empty line'
+good; printf 'a.c\t1\t\tfoo\n' >> "$T/f/funcrefs.tsv"
+bad "empty field" 'funcrefs\.tsv:2: field 3 is empty'
+good; printf 'a.c\t1\tx\tparam\t0\t-\n' >> "$T/f/params.tsv"
+bad "unknown param kind" "params\.tsv:2: unknown param kind 'param'"
+good; printf 'a.c\t1\t-\tsetup\t-\t-\n' >> "$T/f/params.tsv"
+bad "setup without handler" "params\.tsv:2: handler is missing"
+"$BIN" --bogus > /dev/null 2>&1; [ $? -eq 1 ] && ok "bad option exits 1" ||
+	nok "bad option exits 1" "wrong exit"
+"$BIN" > /dev/null 2>&1; [ $? -eq 1 ] && ok "missing --facts exits 1" ||
+	nok "missing --facts exits 1" "wrong exit"
+good; "$BIN" --facts "$T/f" --out "$T/nodir/out.tsv" 2> "$T/err"
+[ $? -eq 1 ] && grep -q 'cannot create' "$T/err" &&
+	ok "unwritable output exits 1" || nok "unwritable output exits 1" "$(cat "$T/err")"
+
+echo "1..$n"
+[ $fail -eq 0 ]
