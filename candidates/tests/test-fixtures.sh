@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Precision on the fixture corpus: real spatch (cocci/facts.cocci) over
+# candidates/tests/fixtures/*.c, then candidates; every label of
+# fixtures/expect.tsv (file name class confidence label) is asserted.
+# Facts come from cocci/run-facts.sh when it exists; until then the rows
+# of facts.cocci are split here the same way (first field = fact file).
+set -u
+cd "$(dirname "$0")/../.."
+BIN=candidates/candidates
+FIX=candidates/tests/fixtures
+T=$(mktemp -d "${TMPDIR:-/tmp}/cand-fix.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+n=0; fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1 # $2"; }
+
+split_facts() {
+	d=$1
+	printf 'file\tline\tname\tstorage\ttype\tarray\tattrs\tinit\n' > "$d/defs.tsv"
+	printf 'file\tline\tvar\tfunc\tform\n' > "$d/writes.tsv"
+	printf 'file\tline\tname\tstorage\tsection\n' > "$d/funcs.tsv"
+	printf 'file\tline\tname\tfunc\n' > "$d/funcrefs.tsv"
+	printf 'file\tline\tcaller\tcallee\n' > "$d/calls.tsv"
+	printf 'file\tline\tvar\tkind\tperm\thandler\n' > "$d/params.tsv"
+	printf 'file\treason\n' > "$d/errors.tsv"
+	awk -F'\t' -v d="$d" '{ t = $1; sub(/^[^\t]*\t/, "");
+		print >> (d "/" t ".tsv") }'
+}
+
+mkdir -p "$T/facts"
+if [ -f cocci/run-facts.sh ]; then
+	how="cocci/run-facts.sh"
+	sh cocci/run-facts.sh "$FIX" "$T/facts" > "$T/log" 2>&1
+else
+	how="spatch cocci/facts.cocci (no run-facts.sh yet)"
+	(cd "$FIX" && spatch --sp-file ../../../cocci/facts.cocci \
+		--no-includes --include-headers --disable-worth-trying-opt \
+		-D report --very-quiet ./*.c) 2> "$T/log" |
+		sed 's|	\./|	|' | split_facts "$T/facts"
+fi
+rc=$?
+if [ $rc -eq 0 ] && [ -s "$T/facts/defs.tsv" ]; then
+	ok "facts for the fixtures by $how"
+else
+	nok "facts for the fixtures by $how" "rc=$rc: $(tail -n 3 "$T/log")"
+fi
+
+if "$BIN" --facts "$T/facts" --out "$T/out.tsv" 2> "$T/err"; then
+	ok "candidates runs on the fixture facts"
+else
+	nok "candidates runs on the fixture facts" "$(cat "$T/err")"
+fi
+
+tail -n +2 "$FIX/expect.tsv" > "$T/expect"
+while IFS='	' read -r file name class conf label; do
+	row=$(awk -F'\t' -v f="$file" -v v="$name" \
+		'($1 == f || $1 ~ ("/" f "$")) && $3 == v' "$T/out.tsv")
+	got=$(printf '%s\n' "$row" | cut -f5,6 | tr '\t' ' ')
+	if [ "$got" = "$class $conf" ]; then
+		ok "$label: $name is $class $conf"
+	else
+		nok "$label: $name is $class $conf" \
+			"got '$got': $(printf '%s' "$row" | cut -f7)"
+	fi
+done < "$T/expect"
+
+# every fixture variable is labelled (no silent extra rows)
+lab=$(wc -l < "$T/expect")
+for v in $(tail -n +2 "$T/out.tsv" | cut -f3); do
+	grep -q "	$v	" "$T/expect" || echo "$v"
+done > "$T/unlabelled"
+if [ -s "$T/unlabelled" ]; then
+	ok "labelled $lab variables; unlabelled helpers: $(tr '\n' ' ' < "$T/unlabelled")"
+else
+	ok "labelled $lab variables, none unlabelled"
+fi
+echo "1..$n"
+[ $fail -eq 0 ]
