@@ -59,6 +59,7 @@ tree:
 
 PROGRAMS := qemu-boot/boot
 PROGRAMS += candidates/candidates
+PROGRAMS += validate/validate
 
 programs: $(PROGRAMS)
 
@@ -147,3 +148,31 @@ bench-loo: candidates/candidates
 	sh candidates/bench-loo.sh "$(TREE)" "$(WORK)" $(LOO_SCOPE)
 
 bench: bench-loo
+
+# ---- validator: validate/ (issue 6) --------------------------------------
+
+VAL_SRCS := $(addprefix validate/,main.c util.c cand.c journal.c elfcheck.c \
+	run.c plan.c)
+
+validate/validate: $(VAL_SRCS) validate/validate.h
+	$(CC) $(CFLAGS) -o $@ $(VAL_SRCS)
+
+# make validate CANDIDATES=FILE [PROFILE=fast|wide] [BATCH=N]: batch
+# validation in a private work tree of TREE (VTREE, created at tag core).
+# Verdicts go to VJOURNAL; a rerun resumes.
+CANDIDATES ?=
+BATCH      ?= 64
+VTREE      ?= $(WORK)/vtree
+VJOURNAL   ?= $(WORK)/validate/$(PROFILE)/journal.tsv
+
+.PHONY: validate bench-validate
+validate: validate/validate qemu-boot/boot
+	@test -n "$(CANDIDATES)" || \
+		{ echo "make validate: set CANDIDATES=FILE (a candidates TSV)" >&2; exit 2; }
+	@test -d "$(VTREE)" || git -C "$(TREE)" worktree add --detach "$(VTREE)" core
+	validate/validate --candidates "$(CANDIDATES)" --tree "$(VTREE)" \
+		--work "$(WORK)" --profile $(PROFILE) --batch $(BATCH) \
+		--journal "$(VJOURNAL)" $(VALIDATE_ARGS)
+
+bench-validate: validate/validate qemu-boot/boot
+	sh validate/bench-validate.sh "$(TREE)" "$(WORK)"

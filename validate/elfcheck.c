@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * elfcheck.c - the section check, by reading ELF symbol tables.
+ *
+ * A conversion the compiler never saw is untested: the variable's symbol
+ * must sit in .data..ro_after_init in its object file (or module), and in
+ * vmlinux between __start_ro_after_init and __end_ro_after_init (the
+ * linker folds the input section into .rodata there).
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "validate.h"
+
+#define RO_SECTION ".data..ro_after_init"
+
+struct elf {
+	const unsigned char *map;
+	size_t size;
+	const Elf64_Shdr *sh;
+	int nsh;
+	const char *shstr;
+	const Elf64_Sym *sym;
+	size_t nsym;
+	const char *str;
+	size_t strsize;
+};
+
+static void elf_close(struct elf *e)
+{
+	if (e->map)
+		munmap((void *)e->map, e->size);
+}
+
+static int in_file(const struct elf *e, size_t off, size_t len)
+{
+	return off <= e->size && len <= e->size - off;
+}
+
+/* 0 opened; SEC_NOFILE or SEC_ERROR otherwise. */
+static int elf_open(struct elf *e, const char *path)
+{
+	const Elf64_Ehdr *eh;
+	struct stat st;
+	int fd, i;
+
+	memset(e, 0, sizeof(*e));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? SEC_NOFILE : SEC_ERROR;
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*eh)) {
+		close(fd);
+		return SEC_ERROR;
+	}
+	e->size = st.st_size;
+	e->map = mmap(NULL, e->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (e->map == MAP_FAILED) {
+		e->map = NULL;
+		return SEC_ERROR;
+	}
+	eh = (const Elf64_Ehdr *)e->map;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) ||
+	    !in_file(e, eh->e_shoff, (size_t)eh->e_shnum * sizeof(Elf64_Shdr)) ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		goto bad;
+	e->sh = (const Elf64_Shdr *)(e->map + eh->e_shoff);
+	e->nsh = eh->e_shnum;
+	if (!in_file(e, e->sh[eh->e_shstrndx].sh_offset,
+		     e->sh[eh->e_shstrndx].sh_size))
+		goto bad;
+	e->shstr = (const char *)e->map + e->sh[eh->e_shstrndx].sh_offset;
+	for (i = 0; i < e->nsh; i++) {
+		const Elf64_Shdr *s = &e->sh[i], *ss;
+
+		if (s->sh_type != SHT_SYMTAB || s->sh_link >= (unsigned int)e->nsh)
+			continue;
+		ss = &e->sh[s->sh_link];
+		if (!in_file(e, s->sh_offset, s->sh_size) ||
+		    !in_file(e, ss->sh_offset, ss->sh_size))
+			goto bad;
+		e->sym = (const Elf64_Sym *)(e->map + s->sh_offset);
+		e->nsym = s->sh_size / sizeof(Elf64_Sym);
+		e->str = (const char *)e->map + ss->sh_offset;
+		e->strsize = ss->sh_size;
+		return 0;
+	}
+bad:
+	elf_close(e);
+	return SEC_ERROR;
+}
+
+static const char *sym_name(const struct elf *e, const Elf64_Sym *s)
+{
+	if (s->st_name >= e->strsize)
+		return "";
+	return e->str + s->st_name;
+}
+
+static const char *sec_name(const struct elf *e, unsigned int idx)
+{
+	if (idx == SHN_COMMON)
+		return "COMMON";
+	if (idx == SHN_UNDEF || idx >= (unsigned int)e->nsh)
+		return "UNDEF";
+	return e->shstr + e->sh[idx].sh_name;
+}
+
+static int is_data_sym(const Elf64_Sym *s)
+{
+	int t = ELF64_ST_TYPE(s->st_info);
+
+	return (t == STT_OBJECT || t == STT_NOTYPE) && s->st_shndx != SHN_UNDEF;
+}
+
+/* An object file or a module: the symbol's section, by name. */
+enum sec_result elf_check_object(const char *path, const char *name,
+				 char *where, size_t wlen)
+{
+	const char *sec = NULL;
+	struct elf e;
+	size_t i;
+	int r;
+
+	r = elf_open(&e, path);
+	if (r)
+		return r;
+	for (i = 1; i < e.nsym; i++) {
+		const Elf64_Sym *s = &e.sym[i];
+
+		if (!is_data_sym(s) || strcmp(sym_name(&e, s), name))
+			continue;
+		sec = sec_name(&e, s->st_shndx);
+		if (!strcmp(sec, RO_SECTION))
+			break;
+	}
+	snprintf(where, wlen, "%s", sec ? sec : "-");
+	r = !sec ? SEC_MISSING : strcmp(sec, RO_SECTION) ? SEC_WRONG : SEC_OK;
+	elf_close(&e);
+	return r;
+}
+
+static int find_value(const struct elf *e, const char *name,
+		      unsigned long long *v)
+{
+	size_t i;
+
+	for (i = 1; i < e->nsym; i++)
+		if (!strcmp(sym_name(e, &e->sym[i]), name)) {
+			*v = e->sym[i].st_value;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * vmlinux: the symbol's address must be inside the ro_after_init range.
+ * Local symbols follow the STT_FILE symbol of their source file, which is
+ * how two statics of the same name are told apart.
+ */
+enum sec_result elf_check_vmlinux(const char *path, const char *name,
+				  const char *srcfile, char *where,
+				  size_t wlen)
+{
+	unsigned long long start, end, found = 0;
+	size_t i, hit = 0;
+	const char *base = strrchr(srcfile, '/'), *file = "";
+	int r, any = 0, inside = 0;
+	struct elf e;
+
+	base = base ? base + 1 : srcfile;
+	r = elf_open(&e, path);
+	if (r)
+		return r;
+	if (find_value(&e, "__start_ro_after_init", &start) ||
+	    find_value(&e, "__end_ro_after_init", &end)) {
+		elf_close(&e);
+		return SEC_ERROR;
+	}
+	for (i = 1; i < e.nsym; i++) {
+		const Elf64_Sym *s = &e.sym[i];
+
+		if (ELF64_ST_TYPE(s->st_info) == STT_FILE) {
+			file = sym_name(&e, s);
+			continue;
+		}
+		if (!is_data_sym(s) || strcmp(sym_name(&e, s), name))
+			continue;
+		if (ELF64_ST_BIND(s->st_info) == STB_LOCAL && *file &&
+		    strcmp(file, base))
+			continue;
+		any = 1;
+		hit = i;
+		found = s->st_value;
+		if (s->st_value >= start && s->st_value < end) {
+			inside = 1;
+			break;
+		}
+	}
+	snprintf(where, wlen, "%s:0x%llx",
+		 any ? sec_name(&e, e.sym[hit].st_shndx) : "-", found);
+	elf_close(&e);
+	if (!any)
+		return SEC_MISSING;
+	return inside ? SEC_OK : SEC_WRONG;
+}
+
+/* The data symbol of vmlinux that holds addr: 0 found, -1 not. */
+int elf_symbolize(const char *vmlinux, unsigned long long addr,
+		  char *name, size_t len)
+{
+	struct elf e;
+	size_t i;
+	int r = -1;
+
+	if (elf_open(&e, vmlinux))
+		return -1;
+	for (i = 1; i < e.nsym; i++) {
+		const Elf64_Sym *s = &e.sym[i];
+		unsigned long long sz = s->st_size ? s->st_size : 1;
+
+		if (ELF64_ST_TYPE(s->st_info) != STT_OBJECT ||
+		    addr < s->st_value || addr - s->st_value >= sz)
+			continue;
+		snprintf(name, len, "%s", sym_name(&e, s));
+		r = 0;
+		break;
+	}
+	elf_close(&e);
+	return r;
+}
