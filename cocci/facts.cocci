@@ -112,6 +112,10 @@ funcs = {}	# file -> set of function names defined in it
 defs = {}	# file -> {name: (array, type)}
 done = set()	# (table, file, line, col) already printed
 wpos = set()	# (file, line, col) already reported as a write
+callpos = set()	# (file, line, col) of calls of functions of this file
+# functions defined in the file being processed; the fn rule runs on a
+# file before the rules that use this, and files are processed in turn
+CUR = {"file": None, "funcs": set()}
 
 class Loc:
 	"""A position with integer fields (spatch gives strings)."""
@@ -193,6 +197,8 @@ def attrs_of(text):
 		a = ATTRS.get(w)
 		if a and a not in found:
 			found.append(a)
+	if re.search(r"\bDEFINE_(EARLY_)?PER_CPU", text) and "percpu" not in found:
+		found.append("percpu")
 	for m in SECTION_RE.finditer(text):
 		a = "section=" + m.group(1)
 		if a not in found:
@@ -406,13 +412,17 @@ for w in words:
 for m in SECTION_RE.finditer(head):
 	sect.append("section=" + m.group(1))
 funcs.setdefault(q.file, set()).add(str(f))
+if CUR["file"] != q.file:
+	CUR["file"] = q.file
+	CUR["funcs"] = set()
+CUR["funcs"].add(str(f))
 emit("funcs", q.file, q.line, f, "static" if "static" in words else "global",
      ",".join(sect) if sect else "-")
 
 // ---- calls and function references ---------------------------------------
 
 @call@
-identifier g;
+identifier g : script:python() { str(g) in CUR["funcs"] };
 position p;
 @@
 g@p(...)
@@ -422,13 +432,14 @@ g << call.g;
 p << call.p;
 @@
 q = Loc(p[0])
+callpos.add((q.file, q.line, q.column))
 c = infunc(q)
-if c != "-":
+if c != "-" and q.file == CUR["file"]:
 	emit("calls", q.file, q.line, c, g)
 
 @fref@
-identifier g;
-position p != call.p;
+identifier g : script:python() { str(g) in CUR["funcs"] };
+position p;
 @@
 g@p
 
@@ -437,7 +448,7 @@ g << fref.g;
 p << fref.p;
 @@
 q = Loc(p[0])
-if str(g) in funcs.get(q.file, ()):
+if q.file == CUR["file"] and (q.file, q.line, q.column) not in callpos:
 	emit("funcrefs", q.file, q.line, g, infunc(q))
 
 // ---- module_param, core_param, __setup, early_param ----------------------

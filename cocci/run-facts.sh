@@ -1,0 +1,316 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# run-facts.sh - run cocci/facts.cocci over a kernel tree, write fact TSVs.
+#
+# Phase 1 runs on the .c files of SCOPE that can hold an init-only write or
+# a parameter (they mention __init, __setup, module_param, ctl_table...).
+# Phase 2 adds every .c and .h file of the tree that mentions, as a word,
+# a file-scope name phase 1 saw defined non-static or written: a global
+# written in a file without __init still rejects it, and its definition may
+# live anywhere. Results are cached per file, keyed by the file's git blob
+# hash and a hash of the rules, so a rerun (after Ctrl-C or kill -9) only
+# runs spatch on files it has not seen.
+
+set -u
+
+usage() {
+	cat <<EOF
+usage: $0 [options] TREE FACTS_DIR [SCOPE...]
+
+Run the facts.cocci rules over TREE (a git work tree) and write
+FACTS_DIR/{defs,writes,funcs,funcrefs,calls,params,errors}.tsv.
+SCOPE is a list of directories or files relative to TREE (default: all).
+
+options:
+  -j, --jobs N      parallel spatch processes (default: number of cores)
+  --timeout S       per-file spatch timeout in seconds (default: 120)
+  --chunk N         files per spatch process (default: 16)
+  --cache DIR       per-file result cache (default: FACTS_DIR/cache)
+  --no-extend       skip phase 2 (files that mention the globals seen)
+  --list FILE       use the .c/.h files listed in FILE (one per line,
+                    relative to TREE) instead of the prefilter
+  -h, --help        show this help
+EOF
+}
+
+die() {
+	echo "run-facts: error: $*" >&2
+	exit 2
+}
+
+here=$(cd "$(dirname "$0")" && pwd)
+cocci=$here/facts.cocci
+macros=$here/macros.h
+tables="defs writes funcs funcrefs calls params errors"
+
+hdr_defs='file	line	name	storage	type	array	attrs	init'
+hdr_writes='file	line	var	func	form'
+hdr_funcs='file	line	name	storage	section'
+hdr_funcrefs='file	line	name	func'
+hdr_calls='file	line	caller	callee'
+hdr_params='file	line	var	kind	perm	handler'
+hdr_errors='file	reason'
+
+# ---- worker: run spatch on a chunk of files, fill the cache ---------------
+
+# run_chunk TREE CACHEDIR TIMEOUT PROGRESS FILE...
+run_chunk() {
+	tree=$1 cdir=$2 tmo=$3 prog=$4
+	shift 4
+	cd "$tree" || exit 1
+	wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || exit 1
+	trap 'rm -rf "$wd"' EXIT
+	for f in "$@"; do printf '%s\n\n' "$f"; done > "$wd/groups"
+	# the whole chunk gets the per-file budget for each file, plus slack
+	outer=$((tmo * $# + 60))
+	timeout -k 10 "$outer" spatch --sp-file "$cocci" \
+		--macro-file "$macros" --no-includes --include-headers \
+		--parse-error-msg --timeout "$tmo" \
+		--file-groups "$wd/groups" >"$wd/out" 2>"$wd/err"
+	rc=$?
+	# which files finished, and their errors
+	awk -v rc="$rc" -v wd="$wd" '
+		function flush() {
+			if (cur == "") return
+			if (nparse) print cur "\tparse-error: " nparse \
+				" unparsed region(s)" > (wd "/errs")
+			cur = ""
+		}
+		/^HANDLING: / { flush(); cur = substr($0, 11); nparse = 0
+			handled[++n] = cur; next }
+		/^parse error/ { nparse++; next }
+		/^EXN: .*Timeout in / { print cur "\ttimeout" > (wd "/errs"); next }
+		/^EXN: / { sub(/^EXN: /, ""); gsub(/\t/, " ")
+			print cur "\texception: " $0 > (wd "/errs"); next }
+		END { flush()
+			# with a non-zero exit the last file started did not finish
+			last = (rc == 0) ? n : n - 1
+			for (i = 1; i <= last; i++) print handled[i] > (wd "/done")
+			if (rc != 0 && n > 0) print handled[n] > (wd "/failed")
+		}' "$wd/err"
+	touch "$wd/done" "$wd/failed" "$wd/errs"
+	if [ "$rc" -ne 0 ] && [ $# -gt 1 ]; then
+		# retry the unfinished files one by one
+		for f in "$@"; do
+			grep -qxF -- "$f" "$wd/done" && continue
+			(run_chunk "$tree" "$cdir" "$tmo" "$prog" "$f")
+		done
+	elif [ "$rc" -ne 0 ]; then
+		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+			reason="timeout (killed after ${outer}s)"
+		else
+			reason="spatch exit status $rc"
+		fi
+		grep -qxF -- "$1" "$wd/done" ||
+			printf '%s\t%s\n' "$1" "$reason" >>"$wd/errs"
+		echo "$1" >>"$wd/done"
+	fi
+	# file results into the cache, atomically per file
+	git hash-object -- "$@" >"$wd/hashes" || exit 1
+	i=0
+	for f in "$@"; do
+		i=$((i + 1))
+		h=$(sed -n "${i}p" "$wd/hashes")
+		grep -qxF -- "$f" "$wd/done" || continue
+		dest=$cdir/$f.$h
+		[ -f "$dest" ] && continue
+		mkdir -p "$(dirname "$dest")"
+		{
+			awk -F '\t' -v f="$f" '$2 == f' "$wd/out"
+			awk -F '\t' -v f="$f" '$1 == f { print "errors\t" $0 }' \
+				"$wd/errs"
+		} >"$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest"
+		echo "$f" >>"$prog"
+	done
+}
+
+if [ "${1-}" = "--worker" ]; then
+	shift
+	run_chunk "$@"
+	exit 0
+fi
+
+# ---- main ------------------------------------------------------------------
+
+jobs=$(nproc 2>/dev/null || echo 2)
+tmo=120
+chunk=16
+cache=
+extend=1
+list=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	-j | --jobs) [ $# -ge 2 ] || die "$1 needs a value"; jobs=$2; shift 2 ;;
+	--timeout) [ $# -ge 2 ] || die "$1 needs a value"; tmo=$2; shift 2 ;;
+	--chunk) [ $# -ge 2 ] || die "$1 needs a value"; chunk=$2; shift 2 ;;
+	--cache) [ $# -ge 2 ] || die "$1 needs a value"; cache=$2; shift 2 ;;
+	--list) [ $# -ge 2 ] || die "$1 needs a value"; list=$2; shift 2 ;;
+	--no-extend) extend=0; shift ;;
+	--) shift; break ;;
+	-*) die "unknown option $1 (see --help)" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 2 ] || { usage >&2; exit 2; }
+for v in "$jobs" "$tmo" "$chunk"; do
+	case $v in '' | *[!0-9]*) die "not a positive number: '$v'" ;; esac
+done
+tree=$1 facts=$2
+shift 2
+[ -d "$tree" ] || die "TREE '$tree' is not a directory"
+git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 ||
+	die "TREE '$tree' is not a git work tree (git grep is the prefilter)"
+command -v spatch >/dev/null || die "spatch not found (apt-get install coccinelle)"
+[ -f "$cocci" ] || die "missing $cocci"
+for s in "$@"; do
+	[ -e "$tree/$s" ] || die "SCOPE '$s' does not exist in $tree"
+done
+if [ -n "$list" ]; then
+	[ -f "$list" ] || die "--list '$list' is not a file"
+	list=$(cd "$(dirname "$list")" && pwd)/$(basename "$list")
+fi
+mkdir -p "$facts" || die "cannot create $facts"
+facts=$(cd "$facts" && pwd)
+[ -n "$cache" ] || cache=$facts/cache
+mkdir -p "$cache" || die "cannot create cache $cache"
+cache=$(cd "$cache" && pwd)
+
+rulehash=$( { cat "$cocci" "$macros"; spatch --version 2>&1 | head -n 1; } |
+	sha1sum | cut -c1-16)
+cdir=$cache/$rulehash
+mkdir -p "$cdir"
+wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || die "mktemp failed"
+monpid=
+cleanup() {
+	[ -n "$monpid" ] && kill "$monpid" 2>/dev/null
+	rm -rf "$wd"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start=$(date +%s)
+
+# run_files LISTFILE LABEL: run spatch on the files of LISTFILE lacking a
+# cache entry, with progress on stderr
+run_files() {
+	lst=$1 label=$2
+	total=$(wc -l <"$lst")
+	(cd "$tree" && git hash-object --stdin-paths <"$lst") >"$wd/h" ||
+		die "git hash-object failed"
+	paste "$lst" "$wd/h" | while IFS='	' read -r f h; do
+		[ -f "$cdir/$f.$h" ] || echo "$f"
+	done >"$wd/pending"
+	todo=$(wc -l <"$wd/pending")
+	echo "run-facts: $label: $total files, $((total - todo)) cached, $todo to run (-j $jobs)" >&2
+	[ "$todo" -gt 0 ] || return 0
+	prog=$wd/progress.$label
+	: >"$prog"
+	t0=$(date +%s)
+	(
+		while sleep 5; do
+			d=$(wc -l <"$prog")
+			el=$(($(date +%s) - t0))
+			[ "$el" -gt 0 ] || el=1
+			if [ "$d" -gt 0 ]; then
+				eta=$(((todo - d) * el / d))
+			else
+				eta=-
+			fi
+			rate=$(awk -v d="$d" -v e="$el" 'BEGIN { printf "%.2f", d / e }')
+			printf 'run-facts: %s: %d/%d files, %s files/s, %ds elapsed, ETA %ss\n' \
+				"$label" "$d" "$todo" "$rate" "$el" "$eta" >&2
+		done
+	) &
+	monpid=$!
+	tr '\n' '\0' <"$wd/pending" |
+		xargs -0 -n "$chunk" -P "$jobs" sh "$0" --worker "$tree" "$cdir" \
+			"$tmo" "$prog"
+	kill "$monpid" 2>/dev/null
+	wait "$monpid" 2>/dev/null
+	monpid=
+	el=$(($(date +%s) - t0))
+	echo "run-facts: $label: $(wc -l <"$prog")/$todo files in ${el}s" >&2
+}
+
+# ---- phase 1: prefiltered .c files of the scope ----------------------------
+
+if [ -n "$list" ]; then
+	grep -v '^$' "$list" >"$wd/files"
+else
+	# pathspecs: the .c files under each SCOPE entry (git's * crosses /)
+	specs=
+	[ $# -gt 0 ] || set -- .
+	for s in "$@"; do
+		s=${s%/}
+		case $s in
+		. | '') specs="$specs '*.c'" ;;
+		*.c) specs="$specs '$s'" ;;
+		*) specs="$specs '$s/*.c'" ;;
+		esac
+	done
+	eval "set -- $specs"
+	git -C "$tree" grep -l -E \
+		-e '__init|__setup|early_param|module_param|core_param' \
+		-e 'ctl_table|__ro_after_init|__read_mostly|__meminit|__ref' \
+		-- "$@" ":(exclude)tools" ":(exclude)scripts" ":(exclude)Documentation" | sort >"$wd/files"
+fi
+[ -s "$wd/files" ] || die "no files to analyse in scope '$*'"
+run_files "$wd/files" phase1
+
+# merge: concatenate the cache entries of the files in LISTFILE
+collect() {
+	(cd "$tree" && git hash-object --stdin-paths <"$1") >"$wd/h"
+	paste "$1" "$wd/h" | while IFS='	' read -r f h; do
+		if [ -f "$cdir/$f.$h" ]; then
+			printf '%s\n' "$cdir/$f.$h"
+		else
+			printf 'errors\t%s\tno result (interrupted?)\n' "$f" >>"$wd/missing"
+		fi
+	done | tr '\n' '\0' | xargs -0 -r cat
+	[ -f "$wd/missing" ] && cat "$wd/missing" && rm -f "$wd/missing"
+}
+
+# ---- phase 2: files that mention the globals -------------------------------
+
+if [ "$extend" -eq 1 ] && [ -z "$list" ]; then
+	collect "$wd/files" >"$wd/rows1"
+	awk -F '\t' '
+		$1 == "defs" && $5 == "static" { st[$2 "\t" $4] = 1 }
+		$1 == "defs" && $5 == "global" { print $4 }
+		$1 == "writes" { w[$2 "\t" $4] = $4 }
+		END { for (k in w) if (!(k in st)) print w[k] }' "$wd/rows1" |
+		grep -E '^[A-Za-z_][A-Za-z0-9_]{2,}$' | sort -u >"$wd/names"
+	if [ -s "$wd/names" ]; then
+		git -C "$tree" grep -l -w -F -f "$wd/names" -- \
+			'*.c' '*.h' ':(exclude)tools' ':(exclude)scripts' \
+			':(exclude)Documentation' |
+			sort >"$wd/f2all"
+		comm -23 "$wd/f2all" "$wd/files" >"$wd/files2"
+		echo "run-facts: phase2: $(wc -l <"$wd/names") global names" >&2
+		run_files "$wd/files2" phase2
+		sort -u "$wd/files" "$wd/files2" >"$wd/f12"
+		mv "$wd/f12" "$wd/files"
+	fi
+fi
+
+# ---- merge, atomically -------------------------------------------------------
+
+collect "$wd/files" >"$wd/rows"
+for t in $tables; do
+	eval "printf '%s\n' \"\$hdr_$t\"" >"$facts/.$t.tsv.tmp"
+done
+awk -F '\t' -v dir="$facts" '
+	{ t = $1; sub(/^[^\t]*\t/, ""); print >> (dir "/." t ".tsv.tmp") }' \
+	"$wd/rows"
+for t in $tables; do
+	mv "$facts/.$t.tsv.tmp" "$facts/$t.tsv"
+done
+cp "$wd/files" "$facts/.files.tmp" && mv "$facts/.files.tmp" "$facts/files.txt"
+
+el=$(($(date +%s) - start))
+summary=""
+for t in $tables; do
+	summary="$summary $t=$(($(wc -l <"$facts/$t.tsv") - 1))"
+done
+echo "run-facts: $(wc -l <"$facts/files.txt") files in ${el}s:$summary" >&2
