@@ -331,6 +331,13 @@ static void judge_def(struct judge *j, uint32_t d)
 			 nbad && !(df->attrs & A_CONST) ?
 			 "; written after init: " : "",
 			 nbad && !(df->attrs & A_CONST) ? first : "");
+	} else if (map_get(&j->g->failed, df->file) != MAP_NONE) {
+		v->klass = K_REJECTED;
+		snprintf(why, sizeof(why),
+			 "facts incomplete: spatch failed on %s (%s)",
+			 strtab_str(&j->f->strs, df->file),
+			 strtab_str(&j->f->strs, j->f->errors[map_get(&j->g->failed,
+								     df->file)].reason));
 	} else if (nbad) {
 		v->klass = K_REJECTED;
 		snprintf(why, sizeof(why), "%s", first);

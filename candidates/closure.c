@@ -222,7 +222,8 @@ static void build_edges(struct graph *g)
 
 static int eligible(const struct fnode *nd)
 {
-	return nd->is_static && !nd->nonplain && nd->ref == MAP_NONE &&
+	return nd->is_static && !nd->nonplain && !nd->failed &&
+		nd->ref == MAP_NONE &&
 		(nd->ncallers > 0 || nd->setup);
 }
 
@@ -265,6 +266,8 @@ static void explain_nodes(struct graph *g)
 			nd->why = WHY_CLOSURE;
 		} else if (nd->nonplain) {
 			nd->why = WHY_SECTION;
+		} else if (nd->failed) {
+			nd->why = WHY_INCOMPLETE;
 		} else if (nd->ref != MAP_NONE) {
 			nd->why = WHY_ADDR;
 		} else if (!nd->is_static) {
@@ -301,7 +304,13 @@ void graph_build(struct graph *g, const struct facts *f)
 	map_init(&g->globals);
 	map_init(&g->hdrs);
 	map_init(&g->param_at);
+	map_init(&g->failed);
+	for (n = 0; n < f->nerrors; n++)
+		map_put(&g->failed, f->errors[n].file, n);
 	add_funcs(g);
+	for (n = 0; n < g->nnodes; n++)
+		g->nodes[n].failed = map_get(&g->failed, g->nodes[n].file) !=
+			MAP_NONE;
 	mark_refs(g);
 	build_edges(g);
 	for (n = 0; n < g->nnodes; n++)
@@ -347,6 +356,12 @@ void graph_why(const struct graph *g, uint32_t n, char *buf, size_t len)
 		snprintf(buf, len, "address of %s taken at %s:%u in %s", name,
 			 strtab_str(s, fr->file), fr->line,
 			 strtab_str(s, fr->func));
+		break;
+	case WHY_INCOMPLETE:
+		snprintf(buf, len, "%s is in %s, which spatch failed on (%s)",
+			 name, strtab_str(s, nd->file),
+			 strtab_str(s, g->f->errors[map_get(&g->failed,
+							    nd->file)].reason));
 		break;
 	case WHY_GLOBAL:
 		snprintf(buf, len, "%s is a global function, not __init", name);

@@ -26,6 +26,7 @@ enum why {
 	WHY_GLOBAL,	/* a global function that is not __init */
 	WHY_NOCALLERS,	/* static, never called and not a boot handler */
 	WHY_CALLER,	/* called from code that is not init-only */
+	WHY_INCOMPLETE,	/* its file is in errors.tsv: callers may be missing */
 };
 
 struct fnode {
@@ -35,7 +36,7 @@ struct fnode {
 	uint32_t ncallers;	/* incoming call edges */
 	uint32_t next_global;	/* next global node of the same name */
 	uint32_t next_hdr;	/* next header static of the same name */
-	uint8_t is_static, seed, nonplain, setup, init_only, why;
+	uint8_t is_static, seed, nonplain, setup, init_only, why, failed;
 };
 
 struct graph {
@@ -46,6 +47,7 @@ struct graph {
 	struct map globals;	/* name -> first global node */
 	struct map hdrs;	/* name -> first header static node */
 	struct map param_at;	/* (file, line) -> params index */
+	struct map failed;	/* file -> errors index */
 	uint32_t *param_next;	/* next params index on the same line */
 	uint32_t *in_start;	/* CSR of incoming call edges per node */
 	uint32_t *in_call;	/* call index */

@@ -31,7 +31,11 @@ split_facts() {
 mkdir -p "$T/facts"
 if [ -f cocci/run-facts.sh ]; then
 	how="cocci/run-facts.sh"
-	sh cocci/run-facts.sh "$FIX" "$T/facts" > "$T/log" 2>&1
+	# run-facts.sh wants a git work tree of its own: copy the corpus
+	mkdir -p "$T/tree" && cp "$FIX"/*.c "$T/tree"/ &&
+	git -C "$T/tree" init -q && git -C "$T/tree" add . &&
+	git -C "$T/tree" -c user.name=t -c user.email=t@t commit -qm fixtures &&
+	sh cocci/run-facts.sh "$T/tree" "$T/facts" > "$T/log" 2>&1
 else
 	how="spatch cocci/facts.cocci (no run-facts.sh yet)"
 	(cd "$FIX" && spatch --sp-file ../../../cocci/facts.cocci \
