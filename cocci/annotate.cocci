@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Add __ro_after_init to the file-scope variables named in a list of
+/// (file, line, name) keys, in kernel style: after the declarator
+/// (static int foo __ro_after_init = 1;), after the array bounds
+/// (static int tbl[4] __ro_after_init;), after a function pointer's
+/// parameter list, and in place of an existing __read_mostly, which would
+/// put the variable in a second section.
+//
+// Confidence: High
+// Copyright: (C) 2024 ro-campaign authors.
+// Options: --no-includes -D patch -D keys=LIST.tsv
+// Comments: The list is TSV with the header "file line name"; line is the
+//  line of the variable's name, as in defs.tsv. Only declarations whose
+//  position and name are in the list change, so the diff touches nothing
+//  else. Keys that match nothing are reported on stderr at the end.
+//  The rules only make sense for candidates from candidates/: whether a
+//  variable is written after init is not checked here. cocci/annotate.sh
+//  drives this and turns the result into a git-apply-able diff.
+
+virtual patch
+
+@initialize:python@
+listfile << virtual.keys;
+@@
+want = set()
+with open(listfile) as fh:
+	for n, row in enumerate(fh):
+		cols = row.rstrip("\n").split("\t")
+		if n == 0 or len(cols) < 3:
+			continue
+		want.add((cols[0], int(cols[1]), cols[2]))
+done = set()
+
+def key(p, x):
+	return (p[0].file, int(p[0].line), str(x).split()[0])
+
+def wanted(p, x, skipdone):
+	k = key(p, x)
+	return k in want and not (skipdone and k in done)
+
+@ra depends on patch@
+attribute name __read_mostly;
+attribute name __ro_after_init;
+identifier x;
+type T;
+position p : script:python(x) { wanted(p, x, False) };
+@@
+(
+T x@p
+- __read_mostly
++ __ro_after_init
+  ;
+|
+T x@p
+- __read_mostly
++ __ro_after_init
+  = ...;
+|
+T
+- __read_mostly
+  x@p
++ __ro_after_init
+  ;
+|
+T
+- __read_mostly
+  x@p
++ __ro_after_init
+  = ...;
+|
+T x@p[...]
+- __read_mostly
++ __ro_after_init
+  ;
+|
+T x@p[...]
+- __read_mostly
++ __ro_after_init
+  = ...;
+)
+
+@script:python depends on patch@
+p << ra.p;
+x << ra.x;
+@@
+done.add(key(p, x))
+
+@rc depends on patch@
+attribute name __ro_after_init;
+identifier x;
+type T;
+position p : script:python(x) { wanted(p, x, True) };
+@@
+(
+T x@p[...]
++ __ro_after_init
+  ;
+|
+T x@p[...]
++ __ro_after_init
+  = ...;
+|
+T (*x@p)(...)
++ __ro_after_init
+  ;
+|
+T (*x@p)(...)
++ __ro_after_init
+  = ...;
+|
+T x@p
++ __ro_after_init
+  ;
+|
+T x@p
++ __ro_after_init
+  = ...;
+)
+
+@script:python depends on patch@
+p << rc.p;
+x << rc.x;
+@@
+done.add(key(p, x))
+
+@finalize:python depends on patch@
+@@
+import sys
+for k in sorted(want - done):
+	sys.stderr.write("annotate: not found: %s:%d %s\n" % k)

@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# annotate.sh - unified diff adding __ro_after_init to listed variables.
+
+set -u
+
+usage() {
+	cat <<EOF
+usage: $0 TREE LIST
+
+Print on stdout a unified diff (a/ b/ paths, for git apply in TREE) that
+adds __ro_after_init to the file-scope variables in LIST, replacing
+__read_mostly where present. LIST is TSV with the header "file line name"
+(file relative to TREE, line of the variable's name). TREE is not changed.
+Exit status: 0 all keys annotated, 1 some keys not found (the diff holds
+the others; the missing ones are named on stderr), 2 usage or run error.
+EOF
+}
+
+die() {
+	echo "annotate: error: $*" >&2
+	exit 2
+}
+
+case ${1-} in -h | --help) usage; exit 0 ;; esac
+[ $# -eq 2 ] || { usage >&2; exit 2; }
+tree=$1 list=$2
+here=$(cd "$(dirname "$0")" && pwd)
+[ -d "$tree" ] || die "TREE '$tree' is not a directory"
+[ -f "$list" ] || die "LIST '$list' is not a file"
+command -v spatch >/dev/null || die "spatch not found (apt-get install coccinelle)"
+tree=$(cd "$tree" && pwd)
+head -n 1 "$list" | grep -q '^file	line	name' ||
+	die "$list: first line must be the header 'file<TAB>line<TAB>name'"
+awk -F '\t' 'NR > 1 && (NF < 3 || $2 !~ /^[0-9]+$/ || $3 !~ /^[A-Za-z_][A-Za-z0-9_]*$/) {
+	printf "annotate: error: %s:%d: bad row (want file, line, name)\n", FILENAME, NR > "/dev/stderr"; bad = 1 }
+	END { exit bad }' "$list" || exit 2
+
+wd=$(mktemp -d "${TMPDIR:-/tmp}/annotate.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$wd"' EXIT
+awk -F '\t' 'NR > 1 { print $1 }' "$list" | sort -u >"$wd/files"
+while read -r f; do
+	[ -f "$tree/$f" ] || die "$list: no such file in TREE: $f"
+	mkdir -p "$wd/b/$(dirname "$f")"
+	cp "$tree/$f" "$wd/b/$f"
+done <"$wd/files"
+cp "$list" "$wd/keys.tsv"
+
+# relative paths, so the positions spatch reports match the list's
+(cd "$wd/b" && xargs spatch --sp-file "$here/annotate.cocci" \
+	--no-includes --very-quiet --in-place -D patch -D keys="$wd/keys.tsv" \
+	<"$wd/files") >/dev/null 2>"$wd/err"
+rc=$?
+[ "$rc" -eq 0 ] || { cat "$wd/err" >&2; die "spatch failed (exit $rc)"; }
+
+while read -r f; do
+	diff -u --label "a/$f" --label "b/$f" "$tree/$f" "$wd/b/$f"
+	[ $? -le 1 ] || die "diff failed on $f"
+done <"$wd/files"
+
+if grep -q '^annotate: not found' "$wd/err"; then
+	grep '^annotate: not found' "$wd/err" >&2
+	exit 1
+fi
+exit 0
