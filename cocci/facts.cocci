@@ -113,6 +113,37 @@ defs = {}	# file -> {name: (array, type)}
 done = set()	# (table, file, line, col) already printed
 wpos = set()	# (file, line, col) already reported as a write
 callpos = set()	# (file, line, col) of calls of functions of this file
+spans = {}	# file -> [(first line, last line, function)]
+finished = set()	# files whose funcrefs were printed
+COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*|" + QUOTE + r"(?:\\.|[^" +
+			QUOTE + r"\\\n])*" + QUOTE, re.S)
+
+def blank(m):
+	return "\n" * m.group(0).count("\n")
+
+def funcrefs(f):
+	"""Every mention of a function of file f that is not followed by (,
+	with the function it appears in. Text, not SmPL, so that mentions
+	in macro arguments, initializers, casts and unparsed code all count:
+	a missed reference would make a helper look init-only."""
+	names = funcs.get(f)
+	if not names or f in finished:
+		return
+	finished.add(f)
+	text = COMMENT_RE.sub(blank, "\n".join(src(f)))
+	pat = re.compile(r"\b(" + "|".join(sorted(names)) + r")\b(?!\s*\()")
+	sp = sorted(spans.get(f, []))
+	line = 1
+	last = 0
+	for m in pat.finditer(text):
+		line += text.count("\n", last, m.start())
+		last = m.start()
+		where = "-"
+		for l1, l2, fn in sp:
+			if l1 <= line <= l2:
+				where = fn
+				break
+		emit("funcrefs", f, line, m.group(1), where)
 # functions defined in the file being processed; the fn rule runs on a
 # file before the rules that use this, and files are processed in turn
 CUR = {"file": None, "funcs": set()}
@@ -412,6 +443,8 @@ for w in words:
 for m in SECTION_RE.finditer(head):
 	sect.append("section=" + m.group(1))
 funcs.setdefault(q.file, set()).add(str(f))
+spans.setdefault(q.file, []).append((q.current_element_line,
+				     q.current_element_line_end, str(f)))
 if CUR["file"] != q.file:
 	CUR["file"] = q.file
 	CUR["funcs"] = set()
@@ -436,20 +469,6 @@ callpos.add((q.file, q.line, q.column))
 c = infunc(q)
 if c != "-" and q.file == CUR["file"]:
 	emit("calls", q.file, q.line, c, g)
-
-@fref@
-identifier g : script:python() { str(g) in CUR["funcs"] };
-position p;
-@@
-g@p
-
-@script:python@
-g << fref.g;
-p << fref.p;
-@@
-q = Loc(p[0])
-if q.file == CUR["file"] and (q.file, q.line, q.column) not in callpos:
-	emit("funcrefs", q.file, q.line, g, infunc(q))
 
 // ---- module_param, core_param, __setup, early_param ----------------------
 
@@ -612,3 +631,9 @@ if not known_scalar(q.file, name) and name not in funcs.get(q.file, ()) \
    and infunc(q) != "-" and not name.isupper():
 	report_write(q, name, "array-arg")
 
+// ---- once per file, after the rules above --------------------------------
+
+@script:python fin@
+@@
+if CUR["file"] is not None:
+	funcrefs(CUR["file"])
