@@ -176,3 +176,13 @@ validate: validate/validate qemu-boot/boot
 
 bench-validate: validate/validate qemu-boot/boot
 	sh validate/bench-validate.sh "$(TREE)" "$(WORK)"
+
+# ---- core series: patches/core (issue 4) ---------------------------------
+
+# Boot+suite time with ro_after_init=warn against the default mode.
+CORE_BENCH_RUNS ?= 3
+.PHONY: bench-core
+bench-core: programs
+	sh patches/bench-core.sh --runs $(CORE_BENCH_RUNS) "$(TREE)" "$(WORK)"
+
+bench: bench-core
