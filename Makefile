@@ -186,3 +186,30 @@ bench-core: programs
 	sh patches/bench-core.sh --runs $(CORE_BENCH_RUNS) "$(TREE)" "$(WORK)"
 
 bench: bench-core
+
+# ---- patch queue: patches/queue (issue 7) --------------------------------
+
+QUEUE_SRCS := $(addprefix patches/,queue.c queue-plan.c queue-maint.c \
+	queue-prefix.c queue-tsv.c queue-util.c)
+PROGRAMS += patches/queue
+
+programs: patches/queue
+
+patches/queue: $(QUEUE_SRCS) $(wildcard patches/queue-*.h)
+	$(CC) $(CFLAGS) -o $@ $(QUEUE_SRCS)
+
+# make queue [QJOURNAL=FILE] [QCANDIDATES=FILE] [QUEUE_DIR=DIR]: the
+# accepted rows of the journal as per-maintainer series in QUEUE_DIR,
+# checked with checkpatch.pl --strict and git am onto core and pristine.
+# make queue-check-boot: build the queued tree in PROFILE and boot it.
+QJOURNAL    ?= $(VJOURNAL)
+QCANDIDATES ?= $(if $(CANDIDATES),$(CANDIDATES),$(CAND_DIR)/candidates.tsv)
+QUEUE_DIR   ?= $(WORK)/queue
+
+.PHONY: queue queue-check-boot
+queue: patches/queue
+	sh patches/queue.sh "$(QJOURNAL)" "$(QCANDIDATES)" "$(TREE)" \
+		"$(WORK)" "$(QUEUE_DIR)"
+
+queue-check-boot: programs
+	sh patches/queue-boot.sh "$(QUEUE_DIR)" "$(TREE)" "$(WORK)" $(PROFILE)

@@ -1,0 +1,196 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# queue.sh - turn the accepted conversions of a validation journal into
+# per-maintainer git format-patch series, and check them.
+#
+# patches/queue (C) plans the series and writes the commit messages;
+# this script makes real commits in a worktree of TREE at tag "core",
+# formats each series with a cover letter, and checks the queue:
+# checkpatch.pl --strict on every patch, and git am of the whole queue,
+# in order, onto core and, separately, onto pristine.  The same journal
+# gives byte-identical patches: dates come from the journal, message-ids
+# from the patch contents, commit ids are zeroed.
+#
+# Usage: queue.sh JOURNAL CANDIDATES TREE WORK QUEUE_DIR
+# Environment: QUEUE_BIN (patches/queue), ANNOTATE (cocci/annotate.sh),
+#   PROFILE (fast), MAX_VARS (8), QUEUE_DATE (default: newest journal time)
+# Exit: 0 queue written and checked, 1 a step or check failed (named on
+#   stderr), 2 usage.
+
+set -eu
+
+die() {
+	echo "queue: error: $*" >&2
+	exit 1
+}
+
+usage() {
+	sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+case ${1-} in -h | --help) usage; exit 0 ;; esac
+[ $# -eq 5 ] || { usage >&2; exit 2; }
+journal=$1
+cands=$2
+tree=$3
+work=$4
+queue=$5
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+bin=${QUEUE_BIN:-$here/queue}
+annotate=${ANNOTATE:-$root/cocci/annotate.sh}
+profile=${PROFILE:-fast}
+max_vars=${MAX_VARS:-8}
+
+[ -f "$journal" ] || die "$journal: no such journal (run make validate first)"
+[ -f "$cands" ] || die "$cands: no such candidates file (run make candidates first)"
+[ -x "$bin" ] || die "$bin: not built (make programs)"
+[ -f "$annotate" ] || die "$annotate: the annotation script is missing"
+[ -d "$tree/.git" ] || die "$tree: not a prepared tree (run make setup)"
+for t in pristine core; do
+	git -C "$tree" rev-parse -q --verify "refs/tags/$t" >/dev/null ||
+		die "$tree: no tag '$t' (run make setup)"
+done
+
+name=$(git -C "$tree" config user.name || true)
+email=$(git -C "$tree" config user.email || true)
+[ -n "$name" ] && [ -n "$email" ] ||
+	die "git config user.name and user.email must be set: they give the patches' author and Signed-off-by (git config --global user.name 'Your Name'; git config --global user.email you@example.org)"
+domain=${email#*@}
+
+mkdir -p "$work"
+journal=$(cd "$(dirname "$journal")" && pwd)/$(basename "$journal")
+cands=$(cd "$(dirname "$cands")" && pwd)/$(basename "$cands")
+
+# Only one queue run at a time uses the worktrees.
+exec 9>"$work/queue.lock"
+flock 9
+
+# Start from an empty queue directory, but never delete something else.
+if [ -e "$queue" ]; then
+	if [ -n "$(ls -A "$queue")" ] && [ ! -f "$queue/README" ] &&
+	   [ ! -d "$queue/.plan" ]; then
+		die "$queue exists and is not a queue directory; not removing it"
+	fi
+	rm -rf "$queue"
+fi
+mkdir -p "$queue"
+queue=$(cd "$queue" && pwd)
+
+"$bin" plan --journal "$journal" --candidates "$cands" --tree "$tree" \
+	--out "$queue" --signoff "$name <$email>" --profile "$profile" \
+	--max-vars "$max_vars" || die "planning failed"
+plan=$queue/.plan
+date=${QUEUE_DATE:-$(cat "$plan/date")}
+
+# A clean worktree of TREE at REV: checked out if missing, else reset and
+# cleaned, which leaves exactly the committed files of REV.
+worktree() {
+	if [ -d "$1" ]; then
+		git -C "$1" am --abort >/dev/null 2>&1 || true
+		git -C "$1" checkout -q -f --detach "$2"
+		git -C "$1" reset -q --hard "$2"
+		git -C "$1" clean -q -fdx
+	else
+		git -C "$tree" worktree prune
+		git -C "$tree" worktree add -q --detach "$1" "$2" ||
+			die "cannot add worktree $1"
+	fi
+}
+
+# git, with the identity, dates and format settings fixed; the user's own
+# configuration (signatures, threading, extra headers) is not read.
+g() {
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+	GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email \
+	GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email \
+	GIT_AUTHOR_DATE=$date GIT_COMMITTER_DATE=$date \
+	git -c commit.gpgsign=false -c format.signature= -c format.thread=false \
+	    -c format.numbered=auto -c format.signOff=false \
+	    -c diff.noprefix=false -c diff.mnemonicPrefix=false \
+	    -c diff.renames=true -c core.abbrev=12 "$@"
+}
+
+qtree=$work/qtree
+worktree "$qtree" core
+: >"$queue/series"
+while IFS='	' read -r dir area prefix np nv <&3; do
+	start=$(git -C "$qtree" rev-parse HEAD)
+	for list in "$plan/$dir"/*.list; do
+		n=${list%.list}
+		sh "$annotate" "$qtree" "$list" >"$n.diff" ||
+			die "$list: annotation failed (see above)"
+		[ -s "$n.diff" ] || die "$list: the annotation changed nothing"
+		git -C "$qtree" apply --index "$n.diff" ||
+			die "$n.diff: does not apply to the queue tree"
+		g -C "$qtree" commit -q --no-verify -F "$n.msg" ||
+			die "$n.msg: commit failed"
+	done
+	# To: the maintainers; Cc: reviewers and lists (get_maintainer.pl).
+	gm="perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback"
+	(cd "$tree" && xargs $gm --no-r --no-l -f) <"$plan/$dir/files" \
+		>"$plan/$dir/to" || die "$dir: get_maintainer.pl failed"
+	(cd "$tree" && xargs $gm --no-m -f) <"$plan/$dir/files" \
+		>"$plan/$dir/cc" || die "$dir: get_maintainer.pl failed"
+	set --
+	while read -r a; do
+		[ -z "$a" ] || set -- "$@" --to="$a"
+	done <"$plan/$dir/to"
+	[ $# -gt 0 ] || die "$dir: get_maintainer.pl names no maintainer"
+	while read -r a; do
+		[ -z "$a" ] || set -- "$@" --cc="$a"
+	done <"$plan/$dir/cc"
+	g -C "$qtree" format-patch -q --cover-letter --zero-commit \
+		--no-signature --no-thread --subject-prefix=PATCH \
+		-o "$queue/$dir" "$@" "$start..HEAD" ||
+		die "$dir: git format-patch failed"
+	"$bin" finish "$plan/$dir" "$queue/$dir" "$domain" ||
+		die "$dir: finishing the series failed"
+	sed "s|^|$dir/|" "$queue/$dir/series" >>"$queue/series"
+	echo "queue: $dir: $np patches, $nv variables ($area)"
+done 3<"$plan/areas.tsv"
+[ -s "$queue/series" ] || echo "queue: warning: no accepted conversion, the queue is empty" >&2
+
+# ---- checks --------------------------------------------------------------
+
+fail=0
+npatch=0
+while read -r p; do
+	npatch=$((npatch + 1))
+	if ! out=$(cd "$qtree" && perl scripts/checkpatch.pl --strict \
+			--quiet "$queue/$p" 2>&1) || [ -n "$out" ]; then
+		echo "$out" >&2
+		echo "queue: check failed: checkpatch.pl --strict: $p" >&2
+		fail=1
+	fi
+done <"$queue/series"
+[ "$fail" -eq 0 ] || die "checkpatch.pl --strict is not clean"
+echo "queue: checkpatch.pl --strict: $npatch patches clean"
+
+# The whole queue, in order, onto each base in a clean worktree.
+am_check() {
+	base=$1
+	wt=$work/qtree-am-$base
+	worktree "$wt" "$base"
+	if [ -s "$queue/series" ]; then
+		set --
+		while read -r p; do
+			set -- "$@" "$queue/$p"
+		done <"$queue/series"
+		g -C "$wt" am -q --whitespace=error-all "$@" || {
+			g -C "$wt" am --abort >/dev/null 2>&1 || true
+			die "the queue does not apply with git am onto $base"
+		}
+	fi
+	git -C "$wt" diff "$base" HEAD >"$queue/.plan/am-$base.diff"
+	echo "queue: git am onto $base: $npatch patches applied"
+}
+am_check core
+am_check pristine
+cmp -s "$plan/am-core.diff" "$plan/am-pristine.diff" ||
+	die "the queue changes different things on core and on pristine"
+[ "$(git -C "$work/qtree-am-core" rev-parse HEAD^{tree})" = \
+  "$(git -C "$qtree" rev-parse HEAD^{tree})" ] ||
+	die "git am onto core does not give the committed tree"
+echo "queue: $queue ready ($(wc -l <"$queue/series") patches)"
