@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Real spatch on the fixtures: facts.cocci must print exactly the rows in
+# fixtures/NAME.facts (sorted), and the driver must merge, cache and
+# report errors.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+cocci=$here/..
+fx=$here/fixtures
+n=0
+fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1 # $2"; }
+
+command -v spatch >/dev/null || { echo "1..0 # SKIP spatch missing"; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-facts.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+cd "$fx" || exit 1
+for exp in *.facts; do
+	c=${exp%.facts}.c
+	spatch --sp-file "$cocci/facts.cocci" --macro-file "$cocci/macros.h" \
+		--no-includes --very-quiet "$c" 2>"$tmp/err" |
+		LC_ALL=C sort >"$tmp/got"
+	if cmp -s "$tmp/got" "$exp"; then
+		ok "facts rows of $c"
+	else
+		notok "facts rows of $c" \
+			"$(diff "$exp" "$tmp/got" | grep '^[<>]' | head -n 3 | tr '\n\t' '| ')"
+	fi
+done
+
+# the cases the finder depends on, spelled out
+row() { grep -qxF "$(printf "$2")" "$1" && ok "$3" || notok "$3" "missing row"; }
+row init_only.facts 'writes\tinit_only.c\t7\tboot_mode\tboot_mode_init\tassign' \
+	"init-only write has its __init function"
+row init_only.facts 'funcs\tinit_only.c\t5\tboot_mode_init\tstatic\tinit' \
+	"__init function is marked init"
+row hotplug.facts 'funcrefs\thotplug.c\t14\tfoo_cpu_online\tfoo_init' \
+	"hotplug callback's address is taken"
+row resume.facts 'funcrefs\tresume.c\t11\tfoo_resume\t-' \
+	"resume handler in SIMPLE_DEV_PM_OPS is referenced"
+row module_param.facts 'params\tmodule_param.c\t4\ttunable\tmodule_param\t0644\t-' \
+	"module_param 0644"
+row module_param.facts 'params\tmodule_param.c\t7\tboot_only\tmodule_param\t0\t-' \
+	"module_param 0"
+row sysctl.facts 'params\tsysctl.c\t9\tfoo_limit\tsysctl\t0644\tproc_dointvec' \
+	"sysctl .data with mode"
+row addr_escape.facts 'writes\taddr_escape.c\t7\tfoo_nb\tfoo_init\taddr' \
+	"&x escape"
+row array_decay.facts 'writes\tarray_decay.c\t7\tfoo_name\tfoo_rename\tarray-arg' \
+	"array decays into a writer"
+row helper.facts 'funcrefs\thelper.c\t18\tbar_set_level\t-' \
+	"helper stored in an ops struct is referenced"
+row helper.facts 'calls\thelper.c\t23\tfoo_init\tfoo_set_level' \
+	"helper called from __init has its call edge"
+if grep -q 'funcrefs	helper.c	[0-9]*	foo_set_level' helper.facts; then
+	notok "init-only helper has no funcref" "found one"
+else
+	ok "init-only helper has no funcref"
+fi
+row read_mostly.facts 'defs\tread_mostly.c\t3\tfoo_mask\tstatic\tunsigned long\t0\tread_mostly\t0' \
+	"__read_mostly attribute"
+row initdata.facts 'defs\tinitdata.c\t3\tfoo_cmdline\tstatic\tchar [ 64 ]\t1\tinitdata\t0' \
+	"__initdata attribute"
+row memcpy.facts 'writes\tmemcpy.c\t12\tfoo_saved\tfoo_save\tmemcpy' "memcpy into x"
+row field.facts 'writes\tfield.c\t13\tfoo_cfg\tfoo_configure\tfield' "x.f = e"
+if grep '^writes' field.facts | grep -q foo_cur; then
+	notok "p->f is not a write of p" "found"
+else
+	ok "p->f is not a write of p"
+fi
+row element.facts 'writes\telement.c\t11\tfoo_table\tfoo_fill\telement' "x[i] = e"
+
+# the driver: a git tree of fixtures, merged tables, cache reuse
+mkdir "$tmp/tree"
+cp "$fx"/*.c "$tmp/tree/"
+printf 'static int broken = ;\nstatic int __init f(void) { return 0; }\n' >"$tmp/tree/zz_bad.c"
+(cd "$tmp/tree" && git init -q . && git add . &&
+	git -c user.name=t -c user.email=t@t commit -qm t) || exit 1
+if sh "$cocci/run-facts.sh" -j 2 "$tmp/tree" "$tmp/facts" 2>"$tmp/log1"; then
+	ok "run-facts.sh exits 0"
+else
+	notok "run-facts.sh exits 0" "$(tail -n 1 "$tmp/log1")"
+fi
+for t in defs writes funcs funcrefs calls params errors; do
+	[ -f "$tmp/facts/$t.tsv" ] || { notok "$t.tsv written" missing; continue; }
+	ok "$t.tsv written"
+done
+head -n 1 "$tmp/facts/writes.tsv" | grep -qx 'file	line	var	func	form' &&
+	ok "writes.tsv header" || notok "writes.tsv header" "wrong"
+# phase 1 takes files with init code or parameters; phase 2 adds the
+# files that mention their globals; the others are not needed
+for f in $(grep -v zz_bad "$tmp/facts/files.txt"); do
+	cat "$fx/${f%.c}.facts"
+done | grep '^writes	' | cut -f2- | LC_ALL=C sort >"$tmp/expw"
+grep -qx 'memcpy.c' "$tmp/facts/files.txt" &&
+	notok "prefilter skips files without init code" "memcpy.c analysed" ||
+	ok "prefilter skips files without init code"
+grep -qx 'helper.c' "$tmp/facts/files.txt" &&
+	ok "prefilter keeps files with __init" ||
+	notok "prefilter keeps files with __init" "helper.c missing"
+grep -v '^file	' "$tmp/facts/writes.tsv" | grep -v '^zz_bad' | LC_ALL=C sort >"$tmp/gotw"
+cmp -s "$tmp/expw" "$tmp/gotw" && ok "merged writes equal the per-file rows" ||
+	notok "merged writes equal the per-file rows" "differ"
+grep -q '^zz_bad.c	parse-error' "$tmp/facts/errors.tsv" &&
+	ok "parse failure recorded in errors.tsv" ||
+	notok "parse failure recorded in errors.tsv" "$(cat "$tmp/facts/errors.tsv" | tr '\n\t' '| ')"
+sh "$cocci/run-facts.sh" -j 2 "$tmp/tree" "$tmp/facts" 2>"$tmp/log2"
+grep -q ' 0 to run' "$tmp/log2" && ok "rerun reuses the cache" ||
+	notok "rerun reuses the cache" "$(head -n 1 "$tmp/log2")"
+echo 'static int added; void g(void) { added = 1; }' >>"$tmp/tree/init_only.c"
+sh "$cocci/run-facts.sh" -j 2 "$tmp/tree" "$tmp/facts" 2>"$tmp/log3"
+grep -q ' 1 to run' "$tmp/log3" && grep -q '	added	g	assign' "$tmp/facts/writes.tsv" &&
+	ok "a changed file is rerun" || notok "a changed file is rerun" "$(head -n 1 "$tmp/log3")"
+sh "$cocci/run-facts.sh" "$tmp/nonexistent" "$tmp/f2" 2>/dev/null
+[ $? -eq 2 ] && ok "bad TREE exits 2" || notok "bad TREE exits 2" "other status"
+
+echo "1..$n"
+exit $fail
