@@ -43,9 +43,25 @@ attribute name __read_mostly;
 attribute name __ro_after_init;
 identifier x;
 type T;
+expression E;
 position p : script:python(x) { wanted(p, x, False) };
 @@
 (
+T x@p[E]
+- __read_mostly
++ __ro_after_init
+  ;
+|
+T x@p[E]
+- __read_mostly
++ __ro_after_init
+  = ...;
+|
+T x@p[]
+- __read_mostly
++ __ro_after_init
+  = ...;
+|
 T x@p
 - __read_mostly
 + __ro_after_init
@@ -65,16 +81,6 @@ T
 T
 - __read_mostly
   x@p
-+ __ro_after_init
-  = ...;
-|
-T x@p[...]
-- __read_mostly
-+ __ro_after_init
-  ;
-|
-T x@p[...]
-- __read_mostly
 + __ro_after_init
   = ...;
 )

@@ -53,6 +53,13 @@ cp "$list" "$wd/keys.tsv"
 rc=$?
 [ "$rc" -eq 0 ] || { cat "$wd/err" >&2; die "spatch failed (exit $rc)"; }
 
+# spatch leaves two spaces where it swapped __read_mostly after an array
+# bound; fix that whitespace only where the original had no such text
+while read -r f; do
+	grep -q ']  __ro_after_init' "$tree/$f" ||
+		sed -i 's/\]  __ro_after_init/] __ro_after_init/' "$wd/b/$f"
+done <"$wd/files"
+
 while read -r f; do
 	diff -u --label "a/$f" --label "b/$f" "$tree/$f" "$wd/b/$f"
 	[ $? -le 1 ] || die "diff failed on $f"
