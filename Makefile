@@ -213,3 +213,20 @@ queue: patches/queue
 
 queue-check-boot: programs
 	sh patches/queue-boot.sh "$(QUEUE_DIR)" "$(TREE)" "$(WORK)" $(PROFILE)
+
+# ---- facts and checker: cocci/ (issue 5) ---------------------------------
+
+# make facts SCOPE="kernel mm" FACTS=$(WORK)/facts: run cocci/facts.cocci
+# (prefiltered, cached per file, -j JOBS) and write FACTS/*.tsv.
+FACTS ?= $(WORK)/facts
+SPATCH_TIMEOUT ?= 120
+
+.PHONY: facts ro-writes
+facts:
+	sh cocci/run-facts.sh -j $(JOBS) --timeout $(SPATCH_TIMEOUT) \
+		"$(TREE)" "$(FACTS)" $(SCOPE)
+
+# make ro-writes [SCOPE=...]: the checker over the files of TREE that
+# define __ro_after_init variables; report in WORK/checker/report.txt.
+ro-writes:
+	sh cocci/run-checker.sh -j $(JOBS) "$(TREE)" "$(WORK)/checker" $(SCOPE)
