@@ -29,7 +29,8 @@
 #define BASE_APPEND	"console=ttyS0 panic=-1 maxcpus=1"
 #define SERIAL_FD	3	/* in QEMU */
 #define QMP_FD		4
-#define KILL_GRACE	3.0
+#define KILL_GRACE	3.0	/* SIGTERM to SIGKILL */
+#define DONE_GRACE	5.0	/* "done" to stopping QEMU */
 
 struct opts {
 	const char *kernel;
@@ -497,7 +498,82 @@ struct run {
 	struct console *con;
 	struct qmp *qmp;
 	int status;		/* QEMU's wait status */
+	int con_fd, qmp_fd;
+	int exited;
+	double deadline;	/* the wall-clock timeout */
+	double probe_end;	/* the end of a KVM probe, or 0 */
+	double done_end;	/* "done" seen: stop QEMU then, or 0 */
 };
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void stop_run(struct run *r)
+{
+	if (!r->exited)
+		r->status = kill_qemu();
+	r->exited = 1;
+	close_fd(&r->con_fd);
+	close_fd(&r->qmp_fd);
+}
+
+/* One poll round: read what came in, reap QEMU if it exited. */
+static int poll_once(struct run *r, int sigfd)
+{
+	struct pollfd p[3] = {
+		{ .fd = r->con_fd, .events = POLLIN },
+		{ .fd = r->qmp_fd, .events = POLLIN },
+		{ .fd = sigfd, .events = POLLIN },
+	};
+	double now = now_s(), next;
+	char buf[4096];
+	int ms;
+
+	qmp_tick(r->qmp, now);
+	next = min_deadline(r->deadline, qmp_deadline(r->qmp));
+	if (r->probe_end && !r->con->header)
+		next = min_deadline(next, r->probe_end);
+	next = min_deadline(next, r->done_end);
+	ms = next > now ? (int)((next - now) * 1000) + 1 : 0;
+	if (r->con_fd < 0 && ms > 100)
+		ms = 100;	/* console closed: wait for QEMU to exit */
+	if (poll(p, 3, ms) < 0 && errno != EINTR)
+		host_error("poll: %s", strerror(errno));
+	now = now_s();
+	if (p[2].revents & POLLIN) {
+		struct signalfd_siginfo si;
+
+		if (read(sigfd, &si, sizeof(si)) == sizeof(si) &&
+		    si.ssi_signo != SIGCHLD) {
+			got_signal = (int)si.ssi_signo;
+			return -1;
+		}
+	}
+	if (r->con_fd >= 0 && p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+		ssize_t n = read(r->con_fd, buf, sizeof(buf));
+
+		if (n > 0) {
+			console_feed(r->con, buf, (size_t)n, now);
+		} else if (n == 0 || errno != EINTR) {
+			console_flush(r->con, now);
+			close_fd(&r->con_fd);
+		}
+	}
+	if (r->qmp_fd >= 0 && p[1].revents & (POLLIN | POLLHUP | POLLERR) &&
+	    qmp_input(r->qmp, now) < 0)
+		close_fd(&r->qmp_fd);
+	if (!r->exited && waitpid(qemu_pid, &r->status, WNOHANG) == qemu_pid) {
+		r->exited = 1;
+		qemu_pid = 0;
+	}
+	if (r->con->done && !r->done_end)
+		r->done_end = now + DONE_GRACE;
+	return 0;
+}
 
 /*
  * One QEMU run.  probe > 0: a KVM probe, given up after probe seconds
@@ -506,83 +582,39 @@ struct run {
 static enum run_end run_qemu(const struct argv_buf *a, const struct opts *o,
 			     int sigfd, struct run *r, double t0, int probe)
 {
-	double deadline = t0 + o->timeout, probe_end = t0 + probe;
-	char buf[4096];
-	int con, qmp, exited = 0;
-
-	spawn_qemu(a, o->out, &con, &qmp);
-	r->qmp->fd = qmp;
+	r->exited = 0;
+	r->deadline = t0 + o->timeout;
+	r->probe_end = probe ? t0 + probe : 0;
+	r->done_end = 0;
+	spawn_qemu(a, o->out, &r->con_fd, &r->qmp_fd);
+	r->qmp->fd = r->qmp_fd;
 	for (;;) {
-		struct pollfd p[3] = {
-			{ .fd = con, .events = POLLIN },
-			{ .fd = qmp, .events = POLLIN },
-			{ .fd = sigfd, .events = POLLIN },
-		};
-		double now = now_s(), next;
-		int ms;
+		double now;
 
-		qmp_tick(r->qmp, now);
-		next = min_deadline(deadline, qmp_deadline(r->qmp));
-		if (probe && !r->con->header)
-			next = min_deadline(next, probe_end);
-		ms = next > now ? (int)((next - now) * 1000) + 1 : 0;
-		if (poll(p, 3, con < 0 ? 100 : ms) < 0 && errno != EINTR)
-			host_error("poll: %s", strerror(errno));
-		now = now_s();
-		if (p[2].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			if (read(sigfd, &si, sizeof(si)) == sizeof(si) &&
-			    si.ssi_signo != SIGCHLD) {
-				got_signal = (int)si.ssi_signo;
-				r->status = kill_qemu();
-				return RUN_SIGNAL;
-			}
+		if (poll_once(r, sigfd) < 0) {
+			stop_run(r);
+			return RUN_SIGNAL;
 		}
-		if (con >= 0 && p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-			ssize_t n = read(con, buf, sizeof(buf));
-
-			if (n > 0) {
-				console_feed(r->con, buf, (size_t)n, now);
-			} else if (n == 0 || errno != EINTR) {
-				console_flush(r->con, now);
-				close(con);
-				con = -1;
-			}
-		}
-		if (qmp >= 0 && p[1].revents & (POLLIN | POLLHUP | POLLERR) &&
-		    qmp_input(r->qmp, now) < 0) {
-			close(qmp);
-			qmp = -1;
-		}
-		if (!exited && waitpid(qemu_pid, &r->status, WNOHANG) ==
-		    qemu_pid) {
-			exited = 1;
-			qemu_pid = 0;
-		}
-		if (exited && con < 0)
+		if (r->exited && r->con_fd < 0)
 			break;
-		if (now >= deadline) {
-			r->status = kill_qemu();
-			exited = 1;
-			if (con >= 0)
-				close(con);
-			con = -1;
-			if (qmp >= 0)
-				close(qmp);
+		now = now_s();
+		if (now >= r->deadline) {
+			stop_run(r);
 			return RUN_TIMEOUT;
 		}
-		if (probe && !r->con->header && now >= probe_end) {
-			r->status = kill_qemu();
-			close(con);
-			if (qmp >= 0)
-				close(qmp);
+		if (r->probe_end && !r->con->header && now >= r->probe_end) {
+			stop_run(r);
 			return RUN_PROBE_FAILED;
 		}
+		if (r->done_end && now >= r->done_end) {
+			fprintf(stderr, "boot: [%6.1f s] the guest is done but did not power off in %.0f s: stopping QEMU\n",
+				now - t0, DONE_GRACE);
+			stop_run(r);
+			return RUN_EXITED;
+		}
 	}
-	if (qmp >= 0)
-		close(qmp);
-	if (probe && !r->con->header &&
+	close_fd(&r->qmp_fd);
+	if (r->probe_end && !r->con->header &&
 	    (!WIFEXITED(r->status) || WEXITSTATUS(r->status)))
 		return RUN_PROBE_FAILED;
 	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status))
@@ -728,7 +760,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "boot: warning: QEMU exit status %d\n",
 			WEXITSTATUS(r.status));
 	v = console_finish(&con, end == RUN_TIMEOUT, o.timeout,
-			   host_expect(append));
+			   host_expect(append), qmp.shutdown);
 	if (console_write(&con, o.out, v))
 		return EXIT_HOST;
 	fprintf(qlog, "# suspends %d, system_wakeup %d, WAKEUP events %d\n",

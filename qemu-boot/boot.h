@@ -73,7 +73,7 @@ void console_reset(struct console *c, FILE *log, double t0,
 void console_feed(struct console *c, const char *buf, size_t n, double now);
 void console_flush(struct console *c, double now);
 enum verdict console_finish(struct console *c, int timed_out, int timeout,
-			    const char *expect);
+			    const char *expect, const char *stop);
 int console_write(const struct console *c, const char *dir, enum verdict v);
 const char *verdict_name(enum verdict v);
 
@@ -91,6 +91,7 @@ struct qmp {
 	int wake_tries;
 	int wake_inflight;
 	double wake_at;		/* when to send system_wakeup, or 0 */
+	char shutdown[32];	/* reason of the SHUTDOWN event */
 };
 
 void qmp_init(struct qmp *q, int fd, FILE *log, double t0);

@@ -441,13 +441,27 @@ static int judge_control(struct console *c, const char *expect)
  * The verdict, by precedence: fail (a panic, or an exercise failed: the
  * kernel misbehaved, whatever else happened), hang (timeout), invalid (the
  * control did not prove protection on, or exercises went missing), pass.
+ * A guest that stops inside an exercise without a panic (a triple fault,
+ * a stray reset) fails that exercise; stop is the QMP SHUTDOWN reason.
  */
 enum verdict console_finish(struct console *c, int timed_out, int timeout,
-			    const char *expect)
+			    const char *expect, const char *stop)
 {
 	int fail = c->panic, missing = 0, valid;
 	size_t i;
 
+	if (!timed_out && !c->done && !c->panic && c->cur >= 0 &&
+	    strcmp(c->ex[c->cur].name, CONTROL) != 0) {
+		struct exercise *e = &c->ex[c->cur];
+		char d[128];
+
+		snprintf(d, sizeof(d), "the guest stopped in this exercise (QEMU: %s)",
+			 stop && *stop ? stop : "exited");
+		if (e->status != EX_FAIL) {
+			e->status = EX_FAIL;
+			set_detail(e, d);
+		}
+	}
 	valid = judge_control(c, expect);
 	for (i = 0; i < c->nex; i++) {
 		struct exercise *e = &c->ex[i];

@@ -81,6 +81,10 @@ static void qmp_line(struct qmp *q, const char *line, double now)
 				now - q->t0, WAKE_DELAY);
 		} else if (strcmp(ev, "WAKEUP") == 0) {
 			q->wake_events++;
+		} else if (strcmp(ev, "SHUTDOWN") == 0 &&
+			   !json_str(line, "reason", q->shutdown,
+				     sizeof(q->shutdown))) {
+			strcpy(q->shutdown, "shutdown");
 		}
 	} else if (strstr(line, "\"return\"")) {
 		if (!q->ready) {
