@@ -47,6 +47,7 @@ struct ctx {
 	struct cands *c;
 	struct journal j;
 	char **msg;		/* per candidate: why it failed alone */
+	char *not_found;	/* per candidate: annotate.sh found no definition */
 	unsigned long long built_sig;
 	int built_valid;
 	/* the baseline: violations and failing exercises of the bare kernel */
@@ -221,12 +222,34 @@ static char *build_error(struct ctx *x, const char *file)
 }
 
 /*
+ * annotate.sh exits 1 when it finds no definition for some keys and names
+ * them on stderr: "annotate: not found: FILE:LINE NAME".
+ */
+static void mark_not_found(struct ctx *x, const char *err, const int *set,
+			   int n)
+{
+	char *buf = read_file(err, NULL), *key;
+	int i;
+
+	for (i = 0; buf && i < n; i++) {
+		struct cand *cd = &x->c->v[set[i]];
+
+		key = xasprintf("annotate: not found: %s:%d %s\n", cd->file,
+				cd->line, cd->name);
+		if (strstr(buf, key))
+			x->not_found[set[i]] = 1;
+		free(key);
+	}
+	free(buf);
+}
+
+/*
  * Reset, annotate set[] and build.  1 built, 0 failed (the reason in
  * msg[] when the set is one candidate), -1 never (host errors exit).
  */
 static int prepare(struct ctx *x, const int *set, int n)
 {
-	char *list, *diff, *res, *argv[6];
+	char *list, *diff, *res, *err, *argv[6];
 	unsigned long long sig = set_sig(set, n);
 	double t;
 	FILE *f;
@@ -253,11 +276,15 @@ static int prepare(struct ctx *x, const int *set, int n)
 	argv[2] = (char *)x->tree;
 	argv[3] = list;
 	argv[4] = NULL;
-	rc = run_tool(argv, diff, x->log);
+	err = spath(x, "annotate.err");
+	rc = run_tool(argv, diff, err);
 	check_intr();
-	if (rc)
+	if (rc != 0 && rc != 1)
 		die(EXIT_HOST, "%s failed (exit %d) on %s, see %s", argv[1], rc,
-		    list, x->log);
+		    list, err);
+	if (rc == 1)
+		mark_not_found(x, err, set, n);
+	free(err);
 	free(argv[1]);
 	if (git(x, NULL, "apply", diff, NULL, NULL)) {
 		check_intr();
@@ -899,6 +926,16 @@ static void do_batch(struct ctx *x, const int *members, int n)
 	memcpy(set, members, n * sizeof(int));
 	built = xmalloc((n + 1) * sizeof(int));
 	build_phase(x, set, &n);
+	for (i = 0; i < n; i++) {
+		struct cand *cd = &x->c->v[set[i]];
+
+		if (!x->not_found[set[i]])
+			continue;
+		ev = xasprintf("annotate: no definition of %s at %s:%d",
+			       cd->name, cd->file, cd->line);
+		reject(x, set, &n, set[i--], ev);
+		free(ev);
+	}
 	for (i = 0; i < n; i++)
 		if (section_check(x, set[i], &ev)) {
 			built[nb++] = set[i];
@@ -1137,6 +1174,7 @@ int main(int argc, char **argv)
 	cands_load(cands_path, &c);
 	x.c = &c;
 	x.msg = calloc(c.n + 1, sizeof(char *));
+	x.not_found = calloc(c.n + 1, 1);
 	x.commit = xstrdup(base);
 	setup_hashes(&x);
 	done = journal_open(&x.j, journal_path, x.config_hash, x.core_hash,

@@ -1,0 +1,168 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-validate.sh - validate/validate on a mixed batch, with real fast
+# profile builds and QEMU boots:
+#   init/main.c execute_command   written only by an __setup handler: accepted
+#   kernel/power/main.c pm_test_level  written by the /sys/power/pm_test store
+#                                 (pm-test and sysfs-write exercises): rejected
+#   kernel/fork.c arch_task_struct_size  declared __read_mostly in
+#                                 <linux/sched/task.h>: the build breaks
+#   net/core/dev.c rps_cpu_mask   net/ is not compiled in the fast profile
+#   kernel/fork.c:3 no_such_var  annotate.sh finds no definition there
+# The first run is killed with SIGKILL in the middle of the batch; the
+# resumed run must finish it with the verdicts of an uninterrupted run,
+# no duplicate rows and a clean work tree.
+#
+# Environment: WORK, TREE (from the Makefile), VTREE (default WORK/vtree).
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$here/.." && pwd)
+WORK=${WORK:-$HOME/.cache/ro-campaign}
+TREE=${TREE:-$WORK/linux}
+VTREE=${VTREE:-$WORK/vtree}
+bin=$here/validate
+st=$WORK/validate-test
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1 # $2"
+}
+
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc" "failed: $*"; fi
+}
+
+finish() {
+	echo "1..$n"
+	[ $failed -eq 0 ]
+	exit $?
+}
+
+[ -x "$bin" ] || make -C "$top" -s validate/validate qemu-boot/boot ||
+	{ not_ok "build validate/validate" "make failed"; finish; }
+for f in cocci/annotate.sh qemu-boot/mkinitramfs.sh qemu-boot/boot; do
+	[ -e "$top/$f" ] || { not_ok "$f exists" "missing"; finish; }
+done
+if [ ! -d "$VTREE" ]; then
+	git -C "$TREE" worktree add --detach "$VTREE" core >/dev/null 2>&1 ||
+		{ not_ok "work tree $VTREE" "git worktree add failed"; finish; }
+fi
+
+rm -rf "$st"
+mkdir -p "$st/a" "$st/b"
+cands=$st/candidates.tsv
+{
+	printf 'file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n'
+	printf 'init/main.c\t164\texecute_command\tstatic\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'kernel/power/main.c\t234\tpm_test_level\tglobal\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'kernel/fork.c\t904\tarch_task_struct_size\tglobal\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'net/core/dev.c\t4527\trps_cpu_mask\tglobal\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'kernel/fork.c\t3\tno_such_var\tglobal\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'kernel/fork.c\t1\tnot_a_candidate\tglobal\tconst\thigh\t-\t-\n'
+} > "$cands"
+
+run() {	# run JOURNAL: validate the test batch into JOURNAL
+	"$bin" --candidates "$cands" --tree "$VTREE" --work "$WORK" \
+		--tools "$top" --profile fast --batch 8 --journal "$1"
+}
+
+# --- bad input --------------------------------------------------------------
+"$bin" --help > "$st/help" 2>&1
+check "--help exits 0 and shows usage" grep -q '^usage: validate' "$st/help"
+printf 'file\tline\tname\tclass\ninit/main.c\tx\tfoo\tro_after_init\n' > "$st/bad.tsv"
+"$bin" --candidates "$st/bad.tsv" --tree "$VTREE" --work "$WORK" \
+	--tools "$top" --journal "$st/bad/journal.tsv" > "$st/bad.out" 2>&1
+rc=$?
+check "malformed candidates: exit 65, names file:line" \
+	sh -c "[ $rc -eq 65 ] && grep -q 'bad.tsv:2: line' '$st/bad.out'"
+
+# --- run 1, killed with SIGKILL in the middle of the batch -----------------
+ja=$st/a/journal.tsv
+setsid sh -c 'exec "$0" "$@"' "$bin" --candidates "$cands" --tree "$VTREE" \
+	--work "$WORK" --tools "$top" --profile fast --batch 8 \
+	--journal "$ja" > "$st/a/run1.out" 2>&1 &
+pid=$!
+# Kill the whole process group (validator, build, QEMU) as soon as the
+# first boot of the batch starts: the build failure is decided by then,
+# the boot verdicts are not.
+t=0
+while kill -0 $pid 2>/dev/null && [ $t -lt 3600 ]; do
+	if ls "$st/a/boots" 2>/dev/null | grep -qv baseline; then
+		sleep 5
+		break
+	fi
+	sleep 2
+	t=$((t + 2))
+done
+kill -9 -- -$pid 2>/dev/null
+wait $pid 2>/dev/null
+rows1=$(($(wc -l < "$ja") - 1))
+check "run 1 killed mid-batch ($rows1 of 5 verdicts journaled)" \
+	sh -c "[ $rows1 -ge 1 ] && [ $rows1 -lt 5 ]"
+
+# --- run 2: resume ---------------------------------------------------------
+run "$ja" > "$st/a/run2.out" 2>&1
+rc=$?
+check "resumed run exits 0" [ $rc -eq 0 ]
+rows=$(($(wc -l < "$ja") - 1))
+check "5 verdicts, no duplicate rows (got $rows)" [ "$rows" -eq 5 ]
+dups=$(cut -f2-4 "$ja" | sort | uniq -d | wc -l)
+check "no variable journaled twice" [ "$dups" -eq 0 ]
+
+verdict() {	# verdict JOURNAL NAME: "verdict<TAB>evidence"
+	awk -F'\t' -v n="$2" '$2 == n { print $6 "\t" $7 }' "$1"
+}
+v=$(verdict "$ja" execute_command)
+check "execute_command accepted, built in init/main.o and vmlinux, booted" \
+	sh -c "echo '$v' | grep -q '^accepted	built=init/main.o,vmlinux; booted=.*default'"
+v=$(verdict "$ja" pm_test_level)
+check "pm_test_level rejected, writer pm_test_store named" \
+	sh -c "echo '$v' | grep -q '^rejected	.*boot: .*pm_test_store'"
+v=$(verdict "$ja" arch_task_struct_size)
+check "arch_task_struct_size rejected with the compiler's section conflict" \
+	sh -c "echo '$v' | grep -q '^rejected	build: .*arch_task_struct_size.*conflict'"
+v=$(verdict "$ja" rps_cpu_mask)
+check "rps_cpu_mask not-built (net/ not in the fast profile)" \
+	sh -c "echo '$v' | grep -q '^not-built	'"
+v=$(verdict "$ja" no_such_var)
+check "no_such_var rejected: annotate found no definition" \
+	sh -c "echo '$v' | grep -q '^rejected	annotate: no definition'"
+check "the const-class row is ignored" \
+	sh -c "! grep -q not_a_candidate '$ja'"
+check "work tree clean after the run" \
+	sh -c "[ -z \"\$(git -C '$VTREE' status --porcelain)\" ]"
+
+# --- run 3: a rerun with everything decided does nothing -------------------
+start=$(date +%s)
+run "$ja" > "$st/a/run3.out" 2>&1
+rc=$?
+check "rerun of a finished journal: exit 0, no new rows, no build" \
+	sh -c "[ $rc -eq 0 ] && [ \$((\$(wc -l < '$ja') - 1)) -eq 5 ] && \
+		[ \$((\$(date +%s) - $start)) -lt 120 ]"
+
+# --- run 4: uninterrupted, from scratch: same verdicts ---------------------
+jb=$st/b/journal.tsv
+cp "$st"/a/baseline-*.tsv "$st/b/" 2>/dev/null
+run "$jb" > "$st/b/run.out" 2>&1
+rc=$?
+norm() {	# variable file line verdict, evidence up to the first '('
+	cut -f2,3,4,6,7 "$1" | sed 1d | sed 's/ (.*//; s/; exercised=.*//' | sort
+}
+norm "$ja" > "$st/a.norm"
+norm "$jb" > "$st/b.norm"
+check "uninterrupted run gives the same verdicts as the resumed one" \
+	sh -c "[ $rc -eq 0 ] && cmp -s '$st/a.norm' '$st/b.norm'"
+[ $failed -eq 0 ] || { echo "# resumed:"; sed 's/^/#   /' "$st/a.norm";
+	echo "# uninterrupted:"; sed 's/^/#   /' "$st/b.norm"; }
+finish
