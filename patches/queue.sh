@@ -153,44 +153,62 @@ done 3<"$plan/areas.tsv"
 [ -s "$queue/series" ] || echo "queue: warning: no accepted conversion, the queue is empty" >&2
 
 # ---- checks --------------------------------------------------------------
+# Every check runs even when an earlier one failed, so that one run names
+# every problem; any failure makes the exit status 1.
 
-fail=0
+failed=""
+check_failed() {
+	echo "queue: CHECK FAILED: $*" >&2
+	failed="$failed
+  - $*"
+}
+
 npatch=0
+nbad=0
 while read -r p; do
 	npatch=$((npatch + 1))
 	if ! out=$(cd "$qtree" && perl scripts/checkpatch.pl --strict \
 			--quiet "$queue/$p" 2>&1) || [ -n "$out" ]; then
 		echo "$out" >&2
-		echo "queue: check failed: checkpatch.pl --strict: $p" >&2
-		fail=1
+		echo "queue: checkpatch.pl --strict: $p is not clean" >&2
+		nbad=$((nbad + 1))
 	fi
 done <"$queue/series"
-[ "$fail" -eq 0 ] || die "checkpatch.pl --strict is not clean"
-echo "queue: checkpatch.pl --strict: $npatch patches clean"
+if [ "$nbad" -eq 0 ]; then
+	echo "queue: checkpatch.pl --strict: $npatch patches clean"
+else
+	check_failed "checkpatch.pl --strict: $nbad of $npatch patches not clean"
+fi
 
 # The whole queue, in order, onto each base in a clean worktree.
 am_check() {
 	base=$1
 	wt=$work/qtree-am-$base
 	worktree "$wt" "$base"
+	: >"$plan/am-$base.diff"
 	if [ -s "$queue/series" ]; then
 		set --
 		while read -r p; do
 			set -- "$@" "$queue/$p"
 		done <"$queue/series"
-		g -C "$wt" am -q --whitespace=error-all "$@" || {
+		if ! g -C "$wt" am -q --whitespace=error-all "$@"; then
 			g -C "$wt" am --abort >/dev/null 2>&1 || true
-			die "the queue does not apply with git am onto $base"
-		}
+			check_failed "git am: the queue does not apply onto $base"
+			return
+		fi
 	fi
-	git -C "$wt" diff "$base" HEAD >"$queue/.plan/am-$base.diff"
+	git -C "$wt" diff "$base" HEAD >"$plan/am-$base.diff"
 	echo "queue: git am onto $base: $npatch patches applied"
 }
 am_check core
 am_check pristine
 cmp -s "$plan/am-core.diff" "$plan/am-pristine.diff" ||
-	die "the queue changes different things on core and on pristine"
+	check_failed "the queue changes different things on core and on pristine"
 [ "$(git -C "$work/qtree-am-core" rev-parse HEAD^{tree})" = \
   "$(git -C "$qtree" rev-parse HEAD^{tree})" ] ||
-	die "git am onto core does not give the committed tree"
-echo "queue: $queue ready ($(wc -l <"$queue/series") patches)"
+	check_failed "git am onto core does not give the committed tree"
+if [ -n "$failed" ]; then
+	echo "queue: error: $queue written, but checks failed:$failed" >&2
+	exit 1
+fi
+echo "queue: $queue ready ($npatch patches)"

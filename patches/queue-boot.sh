@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# queue-boot.sh - build the queued tree in a profile and boot it with the
+# whole exercise suite, protection on (make queue-check-boot).
+#
+# The tree is WORK/qtree-am-core, where make queue applied the whole
+# queue with git am onto core.  It is built with qemu-boot/build-kernel.sh
+# (ccache, the build lock), every queued variable must sit between
+# __start_ro_after_init and __end_ro_after_init in vmlinux unless the
+# profile does not compile it, and qemu-boot/boot must say "pass" (which
+# includes the lkdtm control: the write to ro_after_init data oopsed).
+#
+# Usage: queue-boot.sh QUEUE_DIR TREE WORK PROFILE
+# Exit: 0 built and booted, 1 a step failed (named on stderr), 2 usage.
+
+set -eu
+
+die() {
+	echo "queue-boot: error: $*" >&2
+	exit 1
+}
+
+case ${1-} in -h | --help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+[ $# -eq 4 ] || { echo "usage: queue-boot.sh QUEUE_DIR TREE WORK PROFILE" >&2; exit 2; }
+queue=$1
+tree=$2
+work=$3
+profile=$4
+root=$(cd "$(dirname "$0")/.." && pwd)
+wt=$work/qtree-am-core
+
+[ -f "$queue/series" ] || die "$queue/series: no queue (run make queue first)"
+[ -d "$wt" ] || die "$wt: no queued tree (run make queue first)"
+[ -x "$root/qemu-boot/boot" ] || die "qemu-boot/boot is not built (make programs)"
+n=$(wc -l <"$queue/series")
+have=$(git -C "$wt" rev-list --count core..HEAD)
+[ "$have" -eq "$n" ] ||
+	die "$wt has $have commits on core, the queue has $n patches (run make queue again)"
+[ "$n" -gt 0 ] || die "the queue is empty: nothing to build"
+
+mkdir -p "$work/queue-boot"
+sh "$root/qemu-boot/build-kernel.sh" "$profile" "$wt" "$work" \
+	>"$work/queue-boot/build.out" ||
+	die "the queued tree does not build in profile $profile (see above)"
+out=$(tail -n 1 "$work/queue-boot/build.out")
+res=$out/ro-campaign
+[ -f "$res/vmlinux" ] || die "$res/vmlinux: missing after the build"
+
+# Every queued variable that the profile compiles is in ro_after_init
+# (nm prints fixed-width lower-case hex, so strings compare as numbers).
+nm "$res/vmlinux" >"$res/queue-nm.txt" || die "nm $res/vmlinux failed"
+cat "$queue"/.plan/*/*.list | awk -F '\t' '$1 != "file" { print $3 }' |
+	sort -u >"$res/queue-vars.txt"
+awk 'NR == FNR { want[$1] = 1; next }
+	$3 == "__start_ro_after_init" { start = $1 }
+	$3 == "__end_ro_after_init" { end = $1 }
+	($3 in want) { addr[$3] = addr[$3] " " $1 }
+	END {
+		if (start == "" || end == "") {
+			print "queue-boot: error: vmlinux has no __start/__end_ro_after_init" > "/dev/stderr"
+			exit 1
+		}
+		for (v in want) {
+			if (!(v in addr)) { absent++; continue }
+			n = split(addr[v], a, " ")
+			ok = 0
+			for (i = 1; i <= n; i++)
+				if (a[i] >= start && a[i] < end)
+					ok = 1
+			if (ok)
+				inside++
+			else
+				bad = bad " " v
+		}
+		if (bad != "") {
+			print "queue-boot: error: not in .data..ro_after_init of vmlinux:" bad > "/dev/stderr"
+			exit 1
+		}
+		printf "queue-boot: %d queued variables in .data..ro_after_init of vmlinux, %d not in this profile'"'"'s vmlinux\n", inside, absent
+	}' "$res/queue-vars.txt" "$res/queue-nm.txt" || exit 1
+
+sh "$root/qemu-boot/mkinitramfs.sh" "$res" >/dev/null || die "mkinitramfs.sh failed"
+bout=$work/queue-boot/$profile
+rm -rf "$bout"
+rc=0
+"$root/qemu-boot/boot" "$res/bzImage" --out "$bout" || rc=$?
+verdict=$(cat "$bout/verdict" 2>/dev/null || echo none)
+[ "$rc" -eq 0 ] && [ "$verdict" = pass ] ||
+	die "boot with protection on: verdict '$verdict' (exit $rc), see $bout/result.tsv and $bout/console.log"
+echo "queue-boot: $profile kernel with the $n queued patches booted, all exercises passed (verdict pass, $bout)"

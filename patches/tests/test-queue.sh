@@ -1,0 +1,220 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-queue.sh - make queue on a small journal of real 6.1.192 variables
+# (patches/tests/queue-fixture): grouping against MAINTAINERS and
+# get_maintainer.pl, the series, checkpatch --strict, git am onto
+# pristine, the README, bad input, and byte-identical reruns.  Real
+# spatch (cocci/annotate.sh), real git, the real prepared tree.  TAP.
+#
+# Environment: WORK (default ~/.cache/ro-campaign), TREE (default
+# WORK/linux), JOURNAL and CANDIDATES to use other inputs (e.g. a real
+# validation journal) instead of the fixture.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+WORK=${WORK:-$HOME/.cache/ro-campaign}
+TREE=${TREE:-$WORK/linux}
+fix=$here/queue-fixture
+journal=${JOURNAL:-$fix/journal.tsv}
+cands=${CANDIDATES:-$fix/candidates.tsv}
+bin=$root/patches/queue
+t=$WORK/test-queue
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1 # $2"
+}
+
+# check DESC CMD...: ok if CMD succeeds.
+check() {
+	desc=$1
+	shift
+	if "$@" >"$t/out" 2>&1; then
+		ok "$desc"
+	else
+		not_ok "$desc" "$(tail -n 3 "$t/out" | tr '\n' ' ')"
+	fi
+}
+
+mkdir -p "$t"
+if ! make -s -C "$root" patches/queue >"$t/out" 2>&1; then
+	echo "1..1"
+	not_ok "build patches/queue" "$(tail -n 3 "$t/out" | tr '\n' ' ')"
+	exit 1
+fi
+if [ ! -f "$TREE/MAINTAINERS" ] || ! git -C "$TREE" rev-parse -q --verify core >/dev/null; then
+	echo "1..1"
+	not_ok "prepared tree" "$TREE is not prepared (make setup)"
+	exit 1
+fi
+
+check "queue --help exits 0" "$bin" --help
+"$bin" plan --journal "$journal" >"$t/out" 2>&1
+[ $? -eq 2 ] && ok "queue plan with missing options exits 2" ||
+	not_ok "queue plan with missing options exits 2" "exit $?"
+
+# ---- grouping: our area is the first section get_maintainer.pl ranks ----
+paths="arch/x86/kernel/cpu/common.c arch/x86/kernel/tsc.c mm/vmalloc.c
+mm/slub.c kernel/sched/core.c kernel/sched/psi.c init/main.c fs/exec.c
+drivers/tty/serial/8250/8250_core.c arch/x86/mm/init.c net/ipv4/tcp.c
+drivers/acpi/osl.c"
+"$bin" area --tree "$TREE" $paths >"$t/areas" 2>"$t/out"
+expect() {
+	got=$(awk -F '\t' -v p="$1" '$1 == p { print $2 }' "$t/areas")
+	[ "$got" = "$2" ] && ok "area of $1 is $2" ||
+		not_ok "area of $1 is $2" "got '$got'"
+}
+expect arch/x86/kernel/cpu/common.c "X86 ARCHITECTURE (32-BIT AND 64-BIT)"
+expect mm/vmalloc.c "MEMORY MANAGEMENT"
+expect kernel/sched/core.c "SCHEDULER"
+expect mm/slub.c "SLAB ALLOCATOR"
+# get_maintainer.pl orders sections of equal depth in Perl hash order
+# (fs/exec.c: "fs/exec.c" and VFS's "fs/*" are both depth 2, and its
+# first section changes from run to run); ours takes the longer pattern.
+expect fs/exec.c "EXEC & BINFMT API"
+bad=""
+for p in $paths; do
+	[ "$p" = fs/exec.c ] && continue
+	gm=$(cd "$TREE" && perl scripts/get_maintainer.pl --no-rolestats \
+		--no-git --no-git-fallback --sections -f "$p" 2>/dev/null |
+		head -n 1)
+	ours=$(awk -F '\t' -v p="$p" '$1 == p { print $2 }' "$t/areas")
+	[ "$gm" = "$ours" ] || bad="$bad $p: ours '$ours', get_maintainer '$gm';"
+done
+[ -z "$bad" ] && ok "area = get_maintainer.pl's first section for 11 paths" ||
+	not_ok "area = get_maintainer.pl's first section for 11 paths" "$bad"
+pf=$(awk -F '\t' '{ printf "%s=%s ", $1, $4 }' "$t/areas")
+case $pf in
+*"arch/x86/kernel/cpu/common.c=x86/cpu "*"arch/x86/kernel/tsc.c=x86/tsc "*"mm/vmalloc.c=mm "*"kernel/sched/core.c=sched/core "*)
+	ok "subject prefixes x86/cpu, x86/tsc, mm, sched/core" ;;
+*)	not_ok "subject prefixes x86/cpu, x86/tsc, mm, sched/core" "$pf" ;;
+esac
+
+# ---- bad input ------------------------------------------------------------
+sed '1s/\tverdict\t/\tresult\t/' "$journal" >"$t/nocol.tsv"
+"$bin" plan --journal "$t/nocol.tsv" --candidates "$cands" --tree "$TREE" \
+	--out "$t/bad" --signoff "T <t@example.org>" >"$t/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "no column 'verdict'" "$t/out" &&
+	ok "a journal without a verdict column is refused, naming it" ||
+	not_ok "a journal without a verdict column is refused, naming it" "exit $rc: $(cat "$t/out")"
+grep -v 'pku_disabled' "$cands" >"$t/nocand.tsv"
+"$bin" plan --journal "$journal" --candidates "$t/nocand.tsv" --tree "$TREE" \
+	--out "$t/bad" --signoff "T <t@example.org>" >"$t/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "pku_disabled.*accepted but not in" "$t/out" &&
+	ok "an accepted row missing from candidates.tsv is refused" ||
+	not_ok "an accepted row missing from candidates.tsv is refused" "exit $rc: $(cat "$t/out")"
+"$bin" plan --journal "$journal" --candidates "$cands" --tree "$TREE" \
+	--out "$t/bad" >"$t/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "user.name" "$t/out" &&
+	ok "no Signed-off-by identity is a clear error" ||
+	not_ok "no Signed-off-by identity is a clear error" "exit $rc"
+
+# ---- the queue --------------------------------------------------------------
+q=$t/queue
+sh "$root/patches/queue.sh" "$journal" "$cands" "$TREE" "$WORK" "$q" \
+	>"$t/run1.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "make queue: written and all its checks pass" ||
+	not_ok "make queue: written and all its checks pass" "exit $rc: $(grep -i 'fail\|error' "$t/run1.log" | head -n 4 | tr '\n' ' ')"
+
+nseries=$(find "$q" -mindepth 1 -maxdepth 1 -type d ! -name .plan | wc -l)
+npatch=$(wc -l <"$q/series" 2>/dev/null || echo 0)
+if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
+	[ "$nseries" -eq 4 ] && [ "$npatch" -eq 6 ] &&
+		ok "fixture: 4 series (mm, psi, sched, x86), 6 patches" ||
+		not_ok "fixture: 4 series (mm, psi, sched, x86), 6 patches" "$nseries series, $npatch patches"
+	x86=$q/04-x86-architecture-32-bit-and-64-bit
+	sed -n '/^Subject:/{N;s/\n / /;p;}' "$x86"/0003-*.patch 2>/dev/null | grep -q '^Subject: \[PATCH 3/3\] x86/tsc: Mark no_sched_irq_time and no_tsc_watchdog as __ro_after_init$' &&
+		ok "one patch per file: tsc.c's two variables share a patch" ||
+		not_ok "one patch per file: tsc.c's two variables share a patch" "subject differs"
+	grep -q '^To: .*x86@kernel.org\|^    x86@kernel.org' "$x86/0000-cover-letter.patch" 2>/dev/null &&
+	grep -q 'linux-mm@kvack.org' "$q"/01-memory-management/0000-cover-letter.patch 2>/dev/null &&
+		ok "To:/Cc: from get_maintainer.pl (x86@kernel.org, linux-mm@kvack.org)" ||
+		not_ok "To:/Cc: from get_maintainer.pl (x86@kernel.org, linux-mm@kvack.org)" "missing"
+	grep -q 'tsc_khz_ref: rejected: .*time_cpufreq_notifier' "$q/README" &&
+	grep -q 'num_fault_mutexes: not-built' "$q/README" &&
+	! grep -q 'vmap_initialized: not-built' "$q/README" &&
+		ok "README: rejected and not-built with reasons, last journal row wins" ||
+		not_ok "README: rejected and not-built with reasons, last journal row wins" "see $q/README"
+	grep -q 'srbds_parse_cmdline() is __init (arch/x86/kernel/cpu/bugs.c:702)' "$x86"/0001-*.patch 2>/dev/null &&
+		ok "commit message: each writer, file:line, and how it is init-only" ||
+		not_ok "commit message: each writer, file:line, and how it is init-only" "missing"
+fi
+sob="Signed-off-by: $(git -C "$TREE" config user.name) <$(git -C "$TREE" config user.email)>"
+nsob=0
+ncover=0
+for s in "$q"/*/series; do
+	d=$(dirname "$s")
+	[ -f "$d/0000-cover-letter.patch" ] && ! grep -q '\*\*\*' "$d/0000-cover-letter.patch" &&
+		ncover=$((ncover + 1))
+done
+while read -r p; do
+	grep -qxF "$sob" "$q/$p" && nsob=$((nsob + 1))
+done <"$q/series"
+[ "$npatch" -gt 0 ] && [ "$nsob" -eq "$npatch" ] &&
+	ok "every patch has Signed-off-by from git config" ||
+	not_ok "every patch has Signed-off-by from git config" "$nsob of $npatch"
+[ "$ncover" -eq "$nseries" ] && [ "$nseries" -gt 0 ] &&
+	ok "every series has a filled-in cover letter and a series file" ||
+	not_ok "every series has a filled-in cover letter and a series file" "$ncover of $nseries"
+
+# checkpatch and git am again, independently of queue.sh's own checks.
+bad=0
+while read -r p; do
+	(cd "$TREE" && perl scripts/checkpatch.pl --strict --quiet "$q/$p") \
+		>"$t/cp.out" 2>&1 && [ ! -s "$t/cp.out" ] || {
+		bad=$((bad + 1))
+		sed "s|^|# $p: |" "$t/cp.out" | head -n 4
+	}
+done <"$q/series"
+[ "$npatch" -gt 0 ] && [ "$bad" -eq 0 ] &&
+	ok "checkpatch.pl --strict clean on all $npatch patches" ||
+	not_ok "checkpatch.pl --strict clean on all $npatch patches" "$bad not clean"
+wt=$t/am-pristine
+git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1
+rm -rf "$wt"
+git -C "$TREE" worktree prune
+if git -C "$TREE" worktree add -q --detach "$wt" pristine >"$t/out" 2>&1; then
+	set --
+	while read -r p; do set -- "$@" "$q/$p"; done <"$q/series"
+	if [ $# -gt 0 ] && git -C "$wt" -c user.name=t -c user.email=t@t \
+			am -q "$@" >"$t/out" 2>&1 &&
+	   [ "$(git -C "$wt" rev-list --count pristine..HEAD)" -eq "$npatch" ]; then
+		ok "the queue applies with git am, in order, to a fresh pristine worktree"
+	else
+		not_ok "the queue applies with git am, in order, to a fresh pristine worktree" "$(tail -n 2 "$t/out" | tr '\n' ' ')"
+	fi
+	n_ro=$(git -C "$wt" diff pristine HEAD | grep -c '^+.*__ro_after_init')
+	[ "$n_ro" -gt 0 ] && ok "the applied queue adds __ro_after_init ($n_ro lines)" ||
+		not_ok "the applied queue adds __ro_after_init" "none"
+	git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1
+else
+	not_ok "the queue applies with git am to a fresh pristine worktree" "worktree add failed"
+fi
+
+# ---- idempotent -------------------------------------------------------------
+rm -rf "$t/first"
+cp -a "$q" "$t/first"
+sh "$root/patches/queue.sh" "$journal" "$cands" "$TREE" "$WORK" "$q" \
+	>"$t/run2.log" 2>&1
+if diff -r "$t/first" "$q" >"$t/out" 2>&1; then
+	ok "a second run gives byte-identical output ($(find "$q" -type f | wc -l) files)"
+else
+	not_ok "a second run gives byte-identical output" "$(head -n 3 "$t/out" | tr '\n' ' ')"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
