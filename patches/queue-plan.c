@@ -275,6 +275,12 @@ static void describe_writer(struct sb *s, const char *tree,
 	line = strchr(file, ':');
 	func = line ? strchr(line + 1, ':') : NULL;
 	form = func ? strchr(func + 1, ':') : NULL;
+	if (!strncmp(w, "...(+", 5)) {
+		/* The finder lists at most 64 writers. */
+		sb_addf(&t, "and %ld more writes, all in init-only code (candidates --explain lists them)",
+			atol(w + 5));
+		goto out;
+	}
 	if (!form) {
 		sb_addf(&t, "%s", w);
 		goto out;
