@@ -63,7 +63,8 @@ PROGRAMS += validate/validate
 
 programs: $(PROGRAMS)
 
-BOOT_SRCS := qemu-boot/boot.c qemu-boot/console.c qemu-boot/qmp.c
+BOOT_SRCS := qemu-boot/boot.c qemu-boot/qemu.c qemu-boot/console.c \
+	qemu-boot/qmp.c
 
 qemu-boot/boot: $(BOOT_SRCS) qemu-boot/boot.h
 	$(CC) $(CFLAGS) -o $@ $(BOOT_SRCS)

@@ -2,8 +2,9 @@
 /*
  * boot.h - shared declarations of the ro-campaign QEMU launcher.
  *
- * boot.c runs QEMU, console.c parses the serial console (KTAP, oopses,
- * the control) and writes the results, qmp.c talks QMP (S3 wakeups).
+ * boot.c: options and main.  qemu.c runs QEMU.  console.c parses the
+ * serial console (KTAP, oopses, the control) and writes the results.
+ * qmp.c talks QMP (S3 wakeups).
  */
 #ifndef RO_CAMPAIGN_BOOT_H
 #define RO_CAMPAIGN_BOOT_H
@@ -100,8 +101,61 @@ void qmp_tick(struct qmp *q, double now);
 double qmp_deadline(const struct qmp *q);
 
 /* boot.c */
+#define EXIT_USAGE	64
+#define EXIT_HOST	70
+
+struct opts {
+	const char *kernel;
+	const char *initrd;
+	const char *exercises;
+	char *append;		/* the user's --append words */
+	const char *accel;
+	const char *out;
+	const char *qemu;
+	int timeout;
+	int probe;
+	int smp;
+	int mem;
+};
+
 double now_s(void);
 void *xmalloc(size_t n);
 char *xstrdup(const char *s);
+_Noreturn void host_error(const char *fmt, const char *arg);
+FILE *open_out(const char *dir, const char *name, const char *mode);
+
+/* qemu.c */
+enum run_end {
+	RUN_EXITED,		/* QEMU exited on its own */
+	RUN_TIMEOUT,
+	RUN_PROBE_FAILED,	/* KVM probe: nothing from the guest in time */
+	RUN_SIGNAL,
+	RUN_HOST_ERROR,
+};
+
+struct argv_buf {
+	char *v[64];
+	int n;
+};
+
+struct run {
+	struct console *con;
+	struct qmp *qmp;
+	int status;		/* QEMU's wait status */
+	int signo;		/* the signal that stopped the run */
+	int con_fd, qmp_fd;
+	int exited;
+	double deadline;	/* the wall-clock timeout */
+	double probe_end;	/* the end of a KVM probe, or 0 */
+	double done_end;	/* "done" seen: stop QEMU then, or 0 */
+};
+
+void build_argv(struct argv_buf *a, const struct opts *o, const char *accel,
+		const char *initrd, const char *append);
+void free_argv(struct argv_buf *a);
+void write_cmdline(const char *dir, const struct argv_buf *a);
+int kill_qemu(void);
+enum run_end run_qemu(const struct argv_buf *a, const struct opts *o,
+		      int sigfd, struct run *r, double t0, int probe);
 
 #endif

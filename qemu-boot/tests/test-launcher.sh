@@ -51,6 +51,7 @@ make -s -C "$root" programs >"$tmp/make.log" 2>&1 ||
 	{ cat "$tmp/make.log"; echo "Bail out! make programs failed"; exit 1; }
 
 if [ -z "${KERNEL:-}" ]; then
+	echo "# looking up the fast kernel (waits while another kernel build holds the lock)"
 	build=$(sh "$here/build-kernel.sh" --config-only fast "$TREE" "$WORK" |
 		tail -n 1) || { echo "Bail out! build-kernel.sh --config-only failed"; exit 1; }
 	KERNEL=$build/ro-campaign/bzImage
