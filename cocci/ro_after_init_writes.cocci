@@ -180,7 +180,7 @@ if q.file == CUR["file"] and q.current_element in CUR["funcs"]:
 	CUR["calls"].append((q.current_element, str(g)))
 
 @w@
-identifier x : script:python() { str(x) in CUR["ro"] };
+global idexpression x : script:python() { str(x).split()[0] in CUR["ro"] };
 expression L, E;
 identifier F;
 assignment operator aop;
@@ -214,7 +214,7 @@ pl << w.pl;
 F << w.F = "";
 @@
 q = p[0]
-name = str(x)
+name = str(x).split()[0]
 if q.file == CUR["file"] and (q.line, q.column) == (pl[0].line, pl[0].column) \
    and chain_ok(name, L) and q.current_element in CUR["funcs"] and \
    (F == "" or (WRITERS.match(str(F)) and

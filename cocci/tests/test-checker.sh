@@ -22,5 +22,7 @@ echo "$got" | grep -q 'in helper()' && notok "static helper called only from __i
 	ok "static helper called only from __init not reported"
 echo "$got" | grep -q '^ro_writes.c:[0-9]*:[0-9]*-[0-9]*: WARNING' && ok "coccicheck report format" ||
 	notok "coccicheck report format" "$got"
+echo "$got" | grep -q "in shadow()" && notok "a parameter shadowing the variable is not it" found ||
+	ok "a parameter shadowing the variable is not it"
 echo "1..$n"
 exit $fail
