@@ -379,8 +379,8 @@ int main(int argc, char **argv)
 		if (end != RUN_PROBE_FAILED)
 			break;
 		fprintf(stderr,
-			"boot: KVM probe: no KTAP header after %.1f s, falling back to TCG\n",
-			now_s() - t0);
+			"boot: KVM probe: no KTAP header after %.1f s (%zu console bytes), falling back to TCG\n",
+			now_s() - t0, con.bytes);
 		console_reset(&con, NULL, t0, o.exercises);
 		if (ftruncate(fileno(log), 0) || fseek(log, 0, SEEK_SET) ||
 		    fprintf(qlog, "# KVM probe failed, TCG run follows\n") < 0)

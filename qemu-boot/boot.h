@@ -44,6 +44,7 @@ struct console {
 	double t0;
 	char line[BOOT_LINE_MAX];
 	size_t len;
+	size_t bytes;		/* console bytes so far */
 
 	struct exercise *ex;
 	size_t nex, cap;

@@ -358,6 +358,7 @@ void console_feed(struct console *c, const char *buf, size_t n, double now)
 {
 	size_t i;
 
+	c->bytes += n;
 	for (i = 0; i < n; i++) {
 		char ch = buf[i];
 
