@@ -30,6 +30,10 @@ profile=$4
 root=$(cd "$(dirname "$0")/.." && pwd)
 wt=$work/qtree-am-core
 
+# make queue resets the worktree: hold its lock while building from it.
+exec 9>"$work/queue.lock"
+flock 9
+
 [ -f "$queue/series" ] || die "$queue/series: no queue (run make queue first)"
 [ -d "$wt" ] || die "$wt: no queued tree (run make queue first)"
 [ -x "$root/qemu-boot/boot" ] || die "qemu-boot/boot is not built (make programs)"

@@ -122,6 +122,18 @@ rc=$?
 	ok "no Signed-off-by identity is a clear error" ||
 	not_ok "no Signed-off-by identity is a clear error" "exit $rc"
 
+GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 sh "$root/patches/queue.sh" \
+	"$journal" "$cands" "$TREE" "$WORK" "$t/noid" >"$t/out" 2>&1
+rc=$?
+if [ -n "$(git -C "$TREE" config --local user.name)" ]; then
+	ok "unset git identity is an error # SKIP the tree's own config sets user.name"
+elif [ $rc -eq 1 ] && grep -q "user.name and user.email must be set" "$t/out" &&
+     [ ! -e "$t/noid" ]; then
+	ok "make queue without git user.name/user.email fails, saying so"
+else
+	not_ok "make queue without git user.name/user.email fails, saying so" "exit $rc: $(head -n 2 "$t/out")"
+fi
+
 # ---- the queue --------------------------------------------------------------
 q=$t/queue
 sh "$root/patches/queue.sh" "$journal" "$cands" "$TREE" "$WORK" "$q" \
