@@ -93,3 +93,5 @@ verdict=$(cat "$bout/verdict" 2>/dev/null || echo none)
 [ "$rc" -eq 0 ] && [ "$verdict" = pass ] ||
 	die "boot with protection on: verdict '$verdict' (exit $rc), see $bout/result.tsv and $bout/console.log"
 echo "queue-boot: $profile kernel with the $n queued patches booted, all exercises passed (verdict pass, $bout)"
+printf 'make queue-check-boot: the %s kernel with the whole queue built, the queued\nvariables are in .data..ro_after_init, and it booted with all exercises passing\n(verdict pass, protection on).\n' \
+	"$profile" >>"$queue/README"

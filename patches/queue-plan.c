@@ -589,7 +589,7 @@ static int write_series(const struct plan_opts *o, const char *plan,
 			struct var *v, size_t n, unsigned int num,
 			const struct cols *cc, struct sb *areas)
 {
-	char *name = slug(v[0].sec->name, num), *dir, *pfx;
+	char *name = slug(v[0].sec->name, num), *dir, *pfx = NULL;
 	struct sb msg, list, files, cover, row;
 	size_t i, j, np = 0, len = strlen(plan) + strlen(name) + 2;
 	struct var **unit = xmalloc(n * sizeof(*unit));
@@ -651,7 +651,6 @@ static int write_series(const struct plan_opts *o, const char *plan,
 	msg.len = 0;
 	sb_addf(&msg, "%s: Mark %zu variable%s as __ro_after_init\n", pfx, n,
 		n > 1 ? "s" : "");
-	free(pfx);
 	if (put(dir, "cover.subject", &msg))
 		goto out_sb;
 	msg.len = 0;
@@ -672,8 +671,8 @@ static int write_series(const struct plan_opts *o, const char *plan,
 	sb_wrap(&cover, o->base, "", "", WIDTH);
 	if (put(dir, "cover.blurb", &cover))
 		goto out_sb;
-	sb_addf(areas, "%s\t%s\t%s\t%zu\t%zu\n", name, v[0].sec->name,
-		v[0].prefix, np, n);
+	sb_addf(areas, "%s\t%s\t%s\t%zu\t%zu\n", name, v[0].sec->name, pfx,
+		np, n);
 	ret = 0;
 out_sb:
 	sb_free(&msg);
@@ -682,6 +681,7 @@ out_sb:
 	sb_free(&cover);
 	sb_free(&row);
 out:
+	free(pfx);
 	free(unit);
 	free(dir);
 	free(name);

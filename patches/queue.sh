@@ -157,6 +157,7 @@ done 3<"$plan/areas.tsv"
 # every problem; any failure makes the exit status 1.
 
 failed=""
+passed=""
 check_failed() {
 	echo "queue: CHECK FAILED: $*" >&2
 	failed="$failed
@@ -176,6 +177,8 @@ while read -r p; do
 done <"$queue/series"
 if [ "$nbad" -eq 0 ]; then
 	echo "queue: checkpatch.pl --strict: $npatch patches clean"
+	passed="$passed
+  - checkpatch.pl --strict: $npatch patches clean"
 else
 	check_failed "checkpatch.pl --strict: $nbad of $npatch patches not clean"
 fi
@@ -199,6 +202,8 @@ am_check() {
 	fi
 	git -C "$wt" diff "$base" HEAD >"$plan/am-$base.diff"
 	echo "queue: git am onto $base: $npatch patches applied"
+	passed="$passed
+  - git am of the whole queue onto $base: $npatch patches applied"
 }
 am_check core
 am_check pristine
@@ -207,6 +212,12 @@ cmp -s "$plan/am-core.diff" "$plan/am-pristine.diff" ||
 [ "$(git -C "$work/qtree-am-core" rev-parse HEAD^{tree})" = \
   "$(git -C "$qtree" rev-parse HEAD^{tree})" ] ||
 	check_failed "git am onto core does not give the committed tree"
+{
+	printf '\nChecks run by make queue:\n'
+	[ -z "$passed" ] || printf 'passed:%s\n' "$passed"
+	[ -z "$failed" ] || printf 'FAILED:%s\n' "$failed"
+	printf '(the boot check is make queue-check-boot)\n'
+} >>"$queue/README"
 if [ -n "$failed" ]; then
 	echo "queue: error: $queue written, but checks failed:$failed" >&2
 	exit 1
