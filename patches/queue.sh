@@ -89,7 +89,8 @@ date=${QUEUE_DATE:-$(cat "$plan/date")}
 worktree() {
 	if [ -d "$1" ]; then
 		git -C "$1" am --abort >/dev/null 2>&1 || true
-		git -C "$1" checkout -q -f --detach "$2"
+		git -C "$1" checkout -q -f --detach "$2" ||
+			die "$1: cannot check out $2 (remove it; it is recreated)"
 		git -C "$1" reset -q --hard "$2"
 		git -C "$1" clean -q -fdx
 	else
