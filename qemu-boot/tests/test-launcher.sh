@@ -204,12 +204,16 @@ check "control not ok: exit 3, verdict invalid, guest reason kept" \
 
 mkinit good <<'EOF'
 echo "KTAP version 1"
-echo "1..2"
+echo "1..3"
 echo "# rocampaign: begin first"
 echo "ok 1 first"
 echo "# rocampaign: begin second"
 echo "ok 2 second # SKIP nothing to do"
 control 3
+echo "# rocampaign: violations-begin"
+printf "sym_a\t0xffffffff81000000\twriter_fn+0x10\n"
+printf "sym_b\t0xffffffff81000008\tother_fn+0x22\n"
+echo "# rocampaign: violations-end"
 echo "# rocampaign: done"
 poweroff -f
 EOF
@@ -220,6 +224,8 @@ check "control detail names the oops; skip kept with its reason" \
 	eval 'detail_has control "observed=oops: BUG: unable to handle page fault" && status_is second skip && detail_has second "nothing to do"'
 check "console.log, cmdline and an empty qmp session are written" \
 	eval 'grep -q "Oops" "$out/console.log" && grep -q "maxcpus=1" "$out/cmdline" && grep -q qmp_capabilities "$out/qmp.log"'
+check "violations.tsv holds exactly the lines between the markers" \
+	eval '[ "$(wc -l <"$out/violations.tsv")" -eq 2 ] && grep -q "^sym_b.0xffffffff81000008.other_fn+0x22$" "$out/violations.tsv"'
 echo "# TCG boot of the lkdtm fake suite: $(grep -o 'after [0-9.]* s' "$tmp/good.err")"
 
 run good --append rodata=off
@@ -249,6 +255,7 @@ check "guest expects survive but the kernel oopses: invalid" \
 	eval '[ $rc -eq 3 ] && status_is control fail'
 
 mkinit crash <<'EOF'
+(echo WRITE_RO_AFTER_INIT > /sys/kernel/debug/provoke-crash/DIRECT)
 echo "KTAP version 1"
 echo "1..3"
 echo "# rocampaign: begin writer"
@@ -268,6 +275,8 @@ EOF
 run crash
 check "an oops outside the control fails its exercise with the BUG line" \
 	eval '[ $rc -eq 1 ] && status_is writer fail && detail_has writer "BUG: unable to handle page fault"'
+check "an oops outside any window fails the pseudo-exercise kernel" \
+	eval 'status_is kernel fail && detail_has kernel "BUG: unable to handle"'
 if status_is warner skip; then
 	ok "a WARNING fails its exercise # SKIP CONFIG_BUG is off in this kernel: WARN_ON prints nothing"
 else
