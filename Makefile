@@ -123,7 +123,7 @@ clean:
 # ---- finder: candidates/ (issue 5) ---------------------------------------
 
 CAND_SRCS := $(addprefix candidates/,main.c tsv.c strtab.c map.c facts.c \
-	closure.c classify.c perm.c report.c)
+	closure.c classify.c perm.c report.c link.c)
 CAND_HDRS := $(wildcard candidates/*.h)
 
 candidates/candidates: $(CAND_SRCS) $(CAND_HDRS)

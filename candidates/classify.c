@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "link.h"
 #include "perm.h"
 
 #define MAX_EVIDENCE 64
@@ -116,6 +117,11 @@ static void attach(struct judge *j)
 			}
 			for (d = def_first(&m, file, var); d != MAP_NONE;
 			     d = m.next[d]) {
+				if (f->defs[d].file != file &&
+				    !link_compatible(strtab_str(&f->strs, file),
+						     strtab_str(&f->strs,
+								f->defs[d].file)))
+					continue;
 				if (pass == 0) {
 					j->ev_start[d + 1]++;
 					total++;
@@ -161,6 +167,28 @@ void event_where(const struct judge *j, const struct event *e, char *buf,
 	}
 }
 
+/*
+ * array-arg rows are printed for any bare identifier passed or assigned,
+ * because SmPL does not know the types of other files' globals; only an
+ * array (or an array typedef such as cpumask_var_t) decays to a pointer.
+ */
+static int def_is_array(const struct judge *j, const struct def *df)
+{
+	static const char *const array_types[] = {
+		"cpumask_var_t", "jmp_buf", "sigjmp_buf",
+	};
+	const char *type = strtab_str(&j->f->strs, df->type);
+	size_t i;
+
+	if (df->array)
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(array_types); i++) {
+		if (strstr(type, array_types[i]))
+			return 1;
+	}
+	return 0;
+}
+
 static int param_status(const struct judge *j, const struct param *p,
 			char *buf, size_t len)
 {
@@ -202,8 +230,8 @@ static int is_param_site(const struct judge *j, const struct write *w)
 	return 0;
 }
 
-int event_status(const struct judge *j, const struct event *e, char *buf,
-		 size_t len)
+int event_status(const struct judge *j, uint32_t d, const struct event *e,
+		 char *buf, size_t len)
 {
 	const struct strtab *s = &j->f->strs;
 	const struct write *w;
@@ -213,8 +241,14 @@ int event_status(const struct judge *j, const struct event *e, char *buf,
 	if (e->is_param)
 		return param_status(j, &j->f->params[e->idx], buf, len);
 	w = &j->f->writes[e->idx];
-	if (is_param_site(j, w))
+	if (is_param_site(j, w)) {
+		snprintf(buf, len, "the mention inside its own parameter");
 		return EV_IGNORED;
+	}
+	if (w->form == F_ARRAY_ARG && !def_is_array(j, &j->f->defs[d])) {
+		snprintf(buf, len, "not an array: passed by value");
+		return EV_IGNORED;
+	}
 	if (w->func == STR_NONE) {
 		snprintf(buf, len, form_is_direct(w->form) ?
 			 "written at file scope" :
@@ -230,6 +264,12 @@ int event_status(const struct judge *j, const struct event *e, char *buf,
 	if (!j->g->nodes[n].init_only) {
 		graph_why(j->g, n, buf, len);
 		return EV_BAD;
+	}
+	if (j->g->nodes[n].weak) {
+		snprintf(buf, len,
+			 "%s is init-only through a partially parsed file",
+			 strtab_str(s, w->func));
+		return EV_ESCAPE;
 	}
 	if (!form_is_direct(w->form)) {
 		snprintf(buf, len, "%s escapes in init-only %s",
@@ -306,10 +346,12 @@ static void judge_def(struct judge *j, uint32_t d)
 	char why[512], first[1100], where[512];
 	uint32_t i, ninit = 0, nesc = 0, nbad = 0;
 	const char *skip = skip_reason(j, df);
+	int partial;
+	uint32_t err = graph_file_error(j->g, df->file, &partial);
 
 	first[0] = '\0';
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
-		int st = event_status(j, &j->ev[i], why, sizeof(why));
+		int st = event_status(j, d, &j->ev[i], why, sizeof(why));
 
 		if (st == EV_INIT)
 			ninit++;
@@ -331,22 +373,22 @@ static void judge_def(struct judge *j, uint32_t d)
 			 nbad && !(df->attrs & A_CONST) ?
 			 "; written after init: " : "",
 			 nbad && !(df->attrs & A_CONST) ? first : "");
-	} else if (map_get(&j->g->failed, df->file) != MAP_NONE) {
+	} else if (err != MAP_NONE && !partial) {
 		v->klass = K_REJECTED;
 		snprintf(why, sizeof(why),
 			 "facts incomplete: spatch failed on %s (%s)",
 			 strtab_str(&j->f->strs, df->file),
-			 strtab_str(&j->f->strs, j->f->errors[map_get(&j->g->failed,
-								     df->file)].reason));
+			 strtab_str(&j->f->strs, j->f->errors[err].reason));
 	} else if (nbad) {
 		v->klass = K_REJECTED;
 		snprintf(why, sizeof(why), "%s", first);
 	} else if (ninit + nesc) {
 		v->klass = K_RO;
-		v->conf = nesc ? C_MEDIUM : C_HIGH;
+		v->conf = nesc || err != MAP_NONE ? C_MEDIUM : C_HIGH;
 		snprintf(why, sizeof(why),
-			 "%u init-only writes, %u escapes in init-only code",
-			 ninit, nesc);
+			 "%u init-only writes, %u escapes in init-only code%s",
+			 ninit, nesc, err != MAP_NONE ?
+			 "; its file has unparsed regions" : "");
 	} else {
 		v->klass = K_CONST;
 		snprintf(why, sizeof(why), "never written%s",

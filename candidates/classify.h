@@ -43,9 +43,9 @@ extern const char *const klass_names[K_NCLASSES];
 extern const char *const conf_names[];
 
 void judge_all(struct judge *j, const struct facts *f, const struct graph *g);
-/* Status of event E; if BAD or ESCAPE, a reason is written to BUF. */
-int event_status(const struct judge *j, const struct event *e, char *buf,
-		 size_t len);
+/* Status of event E of def D; a reason for it is written to BUF. */
+int event_status(const struct judge *j, uint32_t d, const struct event *e,
+		 char *buf, size_t len);
 /* "file:line:func:form" of event E into BUF. */
 void event_where(const struct judge *j, const struct event *e, char *buf,
 		 size_t len);

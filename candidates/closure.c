@@ -19,6 +19,8 @@ static int is_header(const char *file)
 /*
  * Classify a section list: 1 = init (__init only), 0 = plain text,
  * -1 = some other section (__meminit, __ref, __exit, section=...).
+ * x86 __head (.head.text) code runs only from startup_64, before
+ * start_kernel, so it counts as init.
  */
 static int section_kind(const char *s)
 {
@@ -30,7 +32,8 @@ static int section_kind(const char *s)
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "init") || !strcmp(tok, "section=.init.text"))
+		if (!strcmp(tok, "init") || !strcmp(tok, "section=.init.text") ||
+		    !strcmp(tok, "section=.head.text"))
 			init = 1;
 		else
 			other = 1;
@@ -293,6 +296,65 @@ static void explain_nodes(struct graph *g)
 	}
 }
 
+static int error_partial(const struct facts *f, uint32_t e)
+{
+	return !strncmp(strtab_str(&f->strs, f->errors[e].reason),
+			"parse-error", 11);
+}
+
+uint32_t graph_file_error(const struct graph *g, uint32_t file, int *partial)
+{
+	uint32_t e = map_get(&g->failed, file);
+
+	*partial = e != MAP_NONE && error_partial(g->f, e);
+	return e;
+}
+
+/* Remember each file's worst error: a partial parse, or a failure. */
+static void add_errors(struct graph *g)
+{
+	const struct facts *f = g->f;
+	uint32_t e, old;
+
+	for (e = 0; e < f->nerrors; e++) {
+		old = map_get(&g->failed, f->errors[e].file);
+		if (old == MAP_NONE || (error_partial(f, old) &&
+					!error_partial(f, e)))
+			map_put(&g->failed, f->errors[e].file, e);
+	}
+}
+
+/* Closure members reached through partially parsed files are weak. */
+static void mark_weak(struct graph *g)
+{
+	uint32_t n, e;
+	int changed = 1;
+
+	for (n = 0; n < g->nnodes; n++) {
+		struct fnode *nd = &g->nodes[n];
+
+		nd->weak = nd->init_only && !nd->seed && nd->partial;
+	}
+	while (changed) {
+		changed = 0;
+		for (n = 0; n < g->nnodes; n++) {
+			struct fnode *nd = &g->nodes[n];
+
+			if (!nd->init_only || nd->seed || nd->weak)
+				continue;
+			for (e = g->in_start[n]; e < g->in_start[n + 1]; e++) {
+				uint32_t c = g->in_caller[e];
+
+				if (c != MAP_NONE && c != n && g->nodes[c].weak) {
+					nd->weak = 1;
+					changed = 1;
+					break;
+				}
+			}
+		}
+	}
+}
+
 void graph_build(struct graph *g, const struct facts *f)
 {
 	uint32_t n;
@@ -305,12 +367,17 @@ void graph_build(struct graph *g, const struct facts *f)
 	map_init(&g->hdrs);
 	map_init(&g->param_at);
 	map_init(&g->failed);
-	for (n = 0; n < f->nerrors; n++)
-		map_put(&g->failed, f->errors[n].file, n);
+	add_errors(g);
 	add_funcs(g);
-	for (n = 0; n < g->nnodes; n++)
-		g->nodes[n].failed = map_get(&g->failed, g->nodes[n].file) !=
-			MAP_NONE;
+	for (n = 0; n < g->nnodes; n++) {
+		int partial;
+
+		if (graph_file_error(g, g->nodes[n].file, &partial) ==
+		    MAP_NONE)
+			continue;
+		g->nodes[n].partial = partial;
+		g->nodes[n].failed = !partial;
+	}
 	mark_refs(g);
 	build_edges(g);
 	for (n = 0; n < g->nnodes; n++)
@@ -328,6 +395,7 @@ void graph_build(struct graph *g, const struct facts *f)
 			changed = 1;
 		}
 	}
+	mark_weak(g);
 	explain_nodes(g);
 }
 

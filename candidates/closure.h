@@ -37,6 +37,9 @@ struct fnode {
 	uint32_t next_global;	/* next global node of the same name */
 	uint32_t next_hdr;	/* next header static of the same name */
 	uint8_t is_static, seed, nonplain, setup, init_only, why, failed;
+	uint8_t partial;	/* its file has unparsed regions */
+	uint8_t weak;		/* init-only through a partially parsed file */
+
 };
 
 struct graph {
@@ -47,7 +50,7 @@ struct graph {
 	struct map globals;	/* name -> first global node */
 	struct map hdrs;	/* name -> first header static node */
 	struct map param_at;	/* (file, line) -> params index */
-	struct map failed;	/* file -> errors index */
+	struct map failed;	/* file -> worst errors index */
 	uint32_t *param_next;	/* next params index on the same line */
 	uint32_t *in_start;	/* CSR of incoming call edges per node */
 	uint32_t *in_call;	/* call index */
@@ -69,6 +72,11 @@ uint32_t resolve_next(struct resolve *r);
 uint32_t graph_node(const struct graph *g, uint32_t file, uint32_t name);
 /* Append a one-line reason for node N's status to BUF. */
 void graph_why(const struct graph *g, uint32_t n, char *buf, size_t len);
+/*
+ * The errors.tsv row of FILE, or MAP_NONE; *partial is set if spatch only
+ * skipped some regions of it (parse errors), not the whole file.
+ */
+uint32_t graph_file_error(const struct graph *g, uint32_t file, int *partial);
 /* Number of init-only function nodes. */
 uint32_t count_init(const struct graph *g);
 

@@ -87,7 +87,7 @@ fail:
 
 static const char *const status_names[] = {
 	"init-only write", "escape in init-only code", "DISQUALIFIES",
-	"ignored (the parameter's own mention)",
+	"ignored",
 };
 
 /* Follow the chain of non-init callers that make a writer non-init. */
@@ -141,7 +141,7 @@ int report_explain(const struct judge *j, const char *name, FILE *out)
 			klass_names[v->klass], conf_names[v->conf], v->reason);
 		for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 			const struct event *e = &j->ev[i];
-			int st = event_status(j, e, why, sizeof(why));
+			int st = event_status(j, d, e, why, sizeof(why));
 			uint32_t n = MAP_NONE;
 
 			event_where(j, e, where, sizeof(where));

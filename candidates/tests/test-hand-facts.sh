@@ -86,6 +86,21 @@ a.c|34|unk_var|static|int|0|-|0
 a.c|35|bad_ro|static|int|0|ro_after_init|0
 # case: a global function, not __init, writes -> rejected
 a.c|36|gw_var|static|int|0|-|0
+# case: file with unparsed regions: init-only write -> medium, also via
+# a helper of that file; a file that timed out -> rejected
+# case: array-arg of a non-array is a by-value read, ignored; of a
+# cpumask_var_t (array typedef) it counts
+a.c|37|byval|static|int|0|-|0
+a.c|38|cmask|static|cpumask_var_t|0|-|0
+# case: arch and image linkage: a write from another arch or from the
+# x86 decompressor does not reach the x86 global; generic code does
+arch/x86/kernel/k.c|1|xglob|global|int|0|-|0
+arch/x86/kernel/k.c|3|xglob2|global|int|0|-|0
+# case: x86 __head code counts as init
+arch/x86/kernel/k.c|2|headvar|static|int|0|-|0
+pe.c|1|pe_var|static|int|0|-|0
+pe.c|2|pe_hvar|static|int|0|-|0
+to.c|1|to_var|static|int|0|-|0
 X
 tsv writes.tsv <<'X'
 file|line|var|func|form
@@ -118,6 +133,19 @@ a.c|120|rec_var|rec_helper|element
 a.c|121|unk_var|not_a_function|assign
 a.c|122|bad_ro|foo_runtime|assign
 a.c|123|gw_var|glob_fn|assign
+a.c|124|byval|foo_init|assign
+a.c|125|byval|foo_runtime|array-arg
+a.c|126|cmask|foo_init|assign
+a.c|127|cmask|foo_runtime|array-arg
+arch/x86/kernel/k.c|100|xglob|k_init|assign
+arch/ia64/kernel/i.c|100|xglob|i_runtime|assign
+arch/x86/boot/compressed/c.c|100|xglob|c_runtime|assign
+arch/x86/kernel/k.c|101|headvar|k_head|assign
+arch/x86/kernel/k.c|102|xglob2|k_init|assign
+kernel/g.c|100|xglob2|g_runtime|assign
+pe.c|100|pe_var|pe_init|assign
+pe.c|101|pe_hvar|pe_helper|assign
+to.c|100|to_var|to_init|assign
 # module_param's own mention of the variable is not a separate write
 a.c|4|p_rw|-|addr
 X
@@ -143,6 +171,14 @@ b.c|200|b_init|static|init
 b.c|201|b_runtime|global|-
 b.c|202|helper|static|-
 x86.c|200|x86_setup|global|init
+arch/x86/kernel/k.c|200|k_init|static|init
+kernel/g.c|200|g_runtime|global|-
+arch/x86/kernel/k.c|201|k_head|global|section=.head.text
+arch/ia64/kernel/i.c|200|i_runtime|global|-
+arch/x86/boot/compressed/c.c|200|c_runtime|global|-
+pe.c|200|pe_init|static|init
+pe.c|201|pe_helper|static|-
+to.c|200|to_init|static|init
 arm.c|200|arm_runtime|global|-
 X
 tsv funcrefs.tsv <<'X'
@@ -167,6 +203,7 @@ a.c|408|foo_init|foo_meminit
 a.c|409|foo_init|foo_ref
 a.c|410|foo_init|glob_fn
 b.c|400|b_runtime|helper
+pe.c|400|pe_init|pe_helper
 X
 tsv params.tsv <<'X'
 file|line|var|kind|perm|handler
@@ -181,6 +218,8 @@ X
 tsv errors.tsv <<'X'
 file|reason
 bad.c|parse error
+pe.c|parse-error: 1 unparsed region(s)
+to.c|timeout
 X
 
 if "$BIN" --facts "$T/facts" --out "$T/out.tsv" 2> "$T/err"; then
@@ -238,6 +277,14 @@ expect a.c rec_var ro_after_init high "self-recursive helper from __init"
 expect a.c unk_var rejected - "writer not in funcs.tsv"
 expect a.c gw_var rejected - "global non-init writer"
 expect a.c bad_ro already - "__ro_after_init written after init"
+expect a.c byval ro_after_init high "array-arg of a non-array ignored"
+expect a.c cmask rejected - "array-arg of a cpumask_var_t counts"
+expect arch/x86/kernel/k.c xglob ro_after_init high "other-arch and decompressor writes do not link"
+expect arch/x86/kernel/k.c xglob2 rejected - "generic code write reaches an arch global"
+expect arch/x86/kernel/k.c headvar ro_after_init high "__head writer is init"
+expect pe.c pe_var ro_after_init medium "file with unparsed regions"
+expect pe.c pe_hvar ro_after_init medium "helper in a file with unparsed regions"
+expect to.c to_var rejected - "file that timed out"
 
 # the reasons and evidence
 grep -q '	bad_ro	.*written after init: a\.c:122:foo_runtime:assign' "$T/out.tsv" &&
@@ -254,7 +301,7 @@ grep -q '	p_rw	.*a\.c:4:-:module_param=0644$' "$T/out.tsv" &&
 	nok "module_param evidence, own mention ignored" "$(grep p_rw "$T/out.tsv")"
 grep -q '	never	.*	-$' "$T/out.tsv" && ok "no writers: evidence '-'" ||
 	nok "no writers: evidence '-'" "$(grep never "$T/out.tsv")"
-grep -q 'parse errors: 1 files' "$T/err" && ok "summary counts parse errors" ||
+grep -q 'parse errors: 3 files' "$T/err" && ok "summary counts parse errors" ||
 	nok "summary counts parse errors" "$(cat "$T/err")"
 head -n 1 "$T/out.tsv" | grep -qx 'file	line	name	storage	class	confidence	reason	evidence' &&
 	ok "output header" || nok "output header" "$(head -n 1 "$T/out.tsv")"

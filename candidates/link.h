@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * link: can code in one file refer to a global defined in another?
+ * Different architectures are never linked together, and separate
+ * images (arch/X/boot/ with the decompressor, realmode, purgatory, vDSO)
+ * have their own copies of the globals they define.
+ */
+#ifndef CANDIDATES_LINK_H
+#define CANDIDATES_LINK_H
+
+int link_compatible(const char *from, const char *def);
+
+#endif
