@@ -55,6 +55,17 @@ kmake() {
 	make -s -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
 
+configured() {
+	[ -f "$out/.config" ] && [ -f "$out/.ro-campaign-key" ] &&
+		[ "$(cat "$out/.ro-campaign-key")" = "$key" ]
+}
+
+# Asking for the build directory of a configured profile needs no lock.
+if [ $config_only -eq 1 ] && configured; then
+	echo "$out"
+	exit 0
+fi
+
 # One kernel build at a time: they compete for the same two cores.
 exec 9>"$work/build.lock"
 if ! flock -n 9; then
@@ -62,8 +73,7 @@ if ! flock -n 9; then
 	flock 9
 fi
 
-if [ ! -f "$out/.config" ] || [ ! -f "$out/.ro-campaign-key" ] ||
-   [ "$(cat "$out/.ro-campaign-key")" != "$key" ]; then
+if ! configured; then
 	echo "build-kernel: configuring $profile ($base + fragments) in $out" >&2
 	kmake "$base" >/dev/null
 	# shellcheck disable=SC2086
