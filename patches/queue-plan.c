@@ -702,7 +702,7 @@ static void readme(struct sb *s, const struct plan_opts *o,
 	sb_addf(s, "\nJournal:    %s (%zu rows, %zu variables)\n", o->journal,
 		nrows, nvars);
 	sb_addf(s, "Candidates: %s\n", o->candidates);
-	sb_addf(s, "Accepted:   %zu, queued below\n", nacc);
+	sb_addf(s, "Queued:     %zu, below\n", nacc);
 	sb_addf(s, "Not queued: %zu, listed at the end\n\n", nother);
 	sb_add(s, "Series, in the order the top-level `series` file applies them\n(each directory has a cover letter, the patches and its own `series`):\n\n");
 	sb_addf(s, "  %-46s %7s %9s  %s\n", "directory", "patches", "variables",
@@ -764,9 +764,31 @@ static int cand_cols(const struct table *t, struct cols *cc)
 		cc->reason | cc->evidence) < 0 ? -1 : 0;
 }
 
+/*
+ * 1 if (FILE, NAME) is in the exclude table E (columns file, name,
+ * reason); *WHY gets the reason.
+ */
+static int excluded(const struct table *e, const char *file,
+		    const char *name, const char **why)
+{
+	int cf = table_col(e, "file"), cn = table_col(e, "name");
+	int cr = table_col(e, "reason");
+	size_t i;
+
+	for (i = 0; cf >= 0 && cn >= 0 && cr >= 0 && i < e->nrows; i++) {
+		char **r = e->rows[i];
+
+		if (!strcmp(r[cf], file) && !strcmp(r[cn], name)) {
+			*why = r[cr];
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int plan_run(const struct plan_opts *o)
 {
-	struct table jt, ct;
+	struct table jt, ct, et = { 0 };
 	struct maint m;
 	struct cols cc;
 	int jc[9], ret = 1;
@@ -782,6 +804,13 @@ int plan_run(const struct plan_opts *o)
 		return 1;
 	if (table_load(&ct, o->candidates) || cand_cols(&ct, &cc))
 		return 1;
+	if (o->exclude) {
+		if (table_load(&et, o->exclude))
+			return 1;
+		if (table_need(&et, "file") < 0 || table_need(&et, "name") < 0 ||
+		    table_need(&et, "reason") < 0)
+			return 1;
+	}
 	if (maint_load(&m, o->maintainers, o->tree))
 		return 1;
 	jidx = sorted_rows(&jt, jc[1], jc[0]);
@@ -815,6 +844,11 @@ int plan_run(const struct plan_opts *o)
 			goto out;
 		}
 		if (strcmp(v.verdict, "accepted")) {
+			other[nother++] = v;
+			continue;
+		}
+		if (excluded(&et, v.file, v.name, &v.evidence)) {
+			v.verdict = "dropped";
 			other[nother++] = v;
 			continue;
 		}
@@ -874,7 +908,7 @@ int plan_run(const struct plan_opts *o)
 	readme(&text, o, &areas, other, nother, nacc, nvars, jt.nrows);
 	if (put(o->out, "README", &text))
 		goto out;
-	printf("queue: %zu accepted in %u series, %zu not queued (%s/README)\n",
+	printf("queue: %zu queued in %u series, %zu not queued (%s/README)\n",
 	       nacc, num, nother, o->out);
 	ret = 0;
 out:
@@ -890,5 +924,7 @@ out:
 	maint_free(&m);
 	table_free(&jt);
 	table_free(&ct);
+	if (o->exclude)
+		table_free(&et);
 	return ret;
 }

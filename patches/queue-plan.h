@@ -13,6 +13,7 @@ struct plan_opts {
 	const char *maintainers;
 	const char *out;	/* the queue directory */
 	const char *signoff;	/* "Name <email>" */
+	const char *exclude;	/* TSV file name reason: leave out */
 	const char *base;	/* the base, in words */
 	const char *profile;	/* the validated build profile */
 	int max_vars;		/* variables per patch */

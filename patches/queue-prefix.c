@@ -49,6 +49,7 @@ static const struct rule rules[] = {
 	{ "mm/kfence/", "kfence", FIXED },
 	{ "mm/damon/", "mm/damon", FIXED },
 	{ "mm/", "mm", FIXED },
+	{ "kernel/audit", "audit", FIXED },
 	{ "kernel/sched/", "sched", BASE },
 	{ "kernel/locking/", "locking", BASE },
 	{ "kernel/irq/", "genirq", FIXED },

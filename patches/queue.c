@@ -23,7 +23,7 @@ static void print_help(FILE *fp)
 	      "       queue plan --journal FILE --candidates FILE --tree DIR\n"
 	      "                  --out DIR --signoff 'NAME <EMAIL>'\n"
 	      "                  [--maintainers FILE] [--max-vars N] [--profile NAME]\n"
-	      "                  [--base TEXT]\n"
+	      "                  [--exclude FILE] [--base TEXT]\n"
 	      "       queue finish PLAN_DIR SERIES_DIR DOMAIN\n"
 	      "\n"
 	      "area    print PATH, its MAINTAINERS area, the matching F: pattern\n"
@@ -44,6 +44,8 @@ static void print_help(FILE *fp)
 	      "  --signoff ID       the Signed-off-by identity\n"
 	      "  --profile NAME     the validated build profile (default fast)\n"
 	      "  --base TEXT        the paragraph naming the base\n"
+	      "  --exclude FILE     TSV file name reason: accepted variables to leave\n"
+	      "                     out, listed as dropped in the README\n"
 	      "  -h, --help         this text\n"
 	      "\n"
 	      "Exit status: 0 done, 1 bad input (named on stderr), 2 usage.\n",
@@ -131,6 +133,8 @@ static int cmd_plan(int argc, char **argv)
 			o.out = argv[++i];
 		} else if (!strcmp(a, "--signoff")) {
 			o.signoff = argv[++i];
+		} else if (!strcmp(a, "--exclude")) {
+			o.exclude = argv[++i];
 		} else if (!strcmp(a, "--profile")) {
 			o.profile = argv[++i];
 		} else if (!strcmp(a, "--base")) {

@@ -14,6 +14,9 @@
 #
 # Usage: queue.sh JOURNAL CANDIDATES TREE WORK QUEUE_DIR
 # Environment: QUEUE_BIN (patches/queue), ANNOTATE (cocci/annotate.sh),
+#   QUEUE_EXCLUDE (TSV file name reason: accepted variables to leave out),
+#   QUEUE_DROP_UNCLEAN=1 (leave out the variables of patches checkpatch
+#   does not pass, listed as dropped in the README, instead of failing),
 #   PROFILE (fast), MAX_VARS (8), QUEUE_DATE (default: newest journal time)
 # Exit: 0 queue written and checked, 1 a step or check failed (named on
 #   stderr), 2 usage.
@@ -26,7 +29,7 @@ die() {
 }
 
 usage() {
-	sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case ${1-} in -h | --help) usage; exit 0 ;; esac
@@ -78,9 +81,14 @@ fi
 mkdir -p "$queue"
 queue=$(cd "$queue" && pwd)
 
+set --
+if [ -n "${QUEUE_EXCLUDE-}" ]; then
+	[ -f "$QUEUE_EXCLUDE" ] || die "QUEUE_EXCLUDE=$QUEUE_EXCLUDE: no such file"
+	set -- --exclude "$QUEUE_EXCLUDE"
+fi
 "$bin" plan --journal "$journal" --candidates "$cands" --tree "$tree" \
 	--out "$queue" --signoff "$name <$email>" --profile "$profile" \
-	--max-vars "$max_vars" || die "planning failed"
+	--max-vars "$max_vars" "$@" || die "planning failed"
 plan=$queue/.plan
 date=${QUEUE_DATE:-$(cat "$plan/date")}
 
@@ -174,12 +182,34 @@ while read -r p; do
 		echo "$out" >&2
 		echo "queue: checkpatch.pl --strict: $p is not clean" >&2
 		nbad=$((nbad + 1))
+		why=$(echo "$out" | grep -m 1 -E '^(ERROR|WARNING|CHECK):')
+		nnnn=$(basename "$p" | cut -c1-4)
+		awk -F '\t' -v why="checkpatch.pl --strict: $why" -v OFS='\t' \
+			'NR > 1 { print $1, $3, why }' \
+			"$plan/$(dirname "$p")/$nnnn.list" >>"$plan/unclean.tsv"
 	fi
 done <"$queue/series"
 if [ "$nbad" -eq 0 ]; then
 	echo "queue: checkpatch.pl --strict: $npatch patches clean"
 	passed="$passed
   - checkpatch.pl --strict: $npatch patches clean"
+elif [ "${QUEUE_DROP_UNCLEAN:-0}" = 1 ] && [ -z "${QUEUE_DROP_ROUND-}" ]; then
+	# Leave the unclean patches' variables out (listed as dropped in the
+	# README) and make the queue again, once.
+	excl=$work/queue-exclude.tsv
+	{
+		printf 'file\tname\treason\n'
+		[ -z "${QUEUE_EXCLUDE-}" ] || tail -n +2 "$QUEUE_EXCLUDE"
+		cat "$plan/unclean.tsv"
+	} >"$excl.tmp"
+	mv "$excl.tmp" "$excl"
+	echo "queue: dropping the variables of $nbad unclean patches, making the queue again" >&2
+	exec 9>&-
+	QUEUE_EXCLUDE=$excl
+	QUEUE_DROP_ROUND=1
+	export QUEUE_EXCLUDE QUEUE_DROP_ROUND
+	exec sh "$0" "$journal" "$cands" \
+		"$tree" "$work" "$queue"
 else
 	check_failed "checkpatch.pl --strict: $nbad of $npatch patches not clean"
 fi
