@@ -288,13 +288,16 @@ static char *evidence(const struct judge *j, uint32_t d)
 {
 	uint32_t a = j->ev_start[d], b = j->ev_start[d + 1], i;
 	size_t cap = 256, used = 0;
-	char *out = xmalloc(cap), one[1024];
+	char *out = xmalloc(cap), one[1024], why[512];
 	int shown = 0;
 
 	out[0] = '\0';
 	for (i = a; i < b; i++) {
 		size_t len;
 
+		/* by-value mentions and a parameter's own mention are no writes */
+		if (event_status(j, d, &j->ev[i], why, sizeof(why)) == EV_IGNORED)
+			continue;
 		if (shown == MAX_EVIDENCE) {
 			snprintf(one, sizeof(one), ";...(+%u more)", b - i);
 		} else {
