@@ -150,7 +150,7 @@ int report_explain(const struct judge *j, const char *name, FILE *out)
 			if (!e->is_param)
 				n = graph_node(j->g, f->writes[e->idx].file,
 					       f->writes[e->idx].func);
-			if (n != MAP_NONE)
+			if (n != MAP_NONE && st != EV_IGNORED)
 				explain_chain(j, n, out);
 		}
 		if (j->ev_start[d] == j->ev_start[d + 1])
