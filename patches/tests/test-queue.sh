@@ -122,6 +122,16 @@ rc=$?
 	ok "no Signed-off-by identity is a clear error" ||
 	not_ok "no Signed-off-by identity is a clear error" "exit $rc"
 
+printf 'file\tname\treason\nkernel/sched/psi.c\tpsi_period\tcheckpatch.pl --strict: test\n' >"$t/excl.tsv"
+rm -rf "$t/excl"
+"$bin" plan --journal "$journal" --candidates "$cands" --tree "$TREE" \
+	--out "$t/excl" --signoff "T <t@example.org>" --exclude "$t/excl.tsv" >"$t/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q 'psi_period: dropped: checkpatch.pl --strict: test' "$t/excl/README" &&
+	! grep -rq psi_period "$t/excl/.plan" &&
+	ok "--exclude leaves a variable out and lists it as dropped" ||
+	not_ok "--exclude leaves a variable out and lists it as dropped" "exit $rc"
+
 GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 sh "$root/patches/queue.sh" \
 	"$journal" "$cands" "$TREE" "$WORK" "$t/noid" >"$t/out" 2>&1
 rc=$?
