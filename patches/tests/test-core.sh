@@ -75,7 +75,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-core.XXXXXX") || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 
-[ -d "$TREE/.git" ] || bail "$TREE: not a prepared tree (run make setup)"
+git -C "$TREE" rev-parse --git-dir >/dev/null 2>&1 || bail "$TREE: not a prepared tree (run make setup)"
 git -C "$TREE" rev-parse -q --verify pristine >/dev/null || bail "$TREE: no tag pristine"
 git -C "$TREE" rev-parse -q --verify core >/dev/null || bail "$TREE: no tag core"
 patches=$(grep -v '^#' "$series_dir/series" | grep -v '^$')
