@@ -53,11 +53,14 @@ cp "$list" "$wd/keys.tsv"
 rc=$?
 [ "$rc" -eq 0 ] || { cat "$wd/err" >&2; die "spatch failed (exit $rc)"; }
 
-# spatch leaves two spaces where it swapped __read_mostly after an array
-# bound; fix that whitespace only where the original had no such text
+# Where spatch swapped __read_mostly it leaves stray spaces: two after an
+# array bound, one before the ';' of a variable without initializer.  Fix
+# that whitespace only where the original had no such text.
 while read -r f; do
 	grep -q ']  __ro_after_init' "$tree/$f" ||
 		sed -i 's/\]  __ro_after_init/] __ro_after_init/' "$wd/b/$f"
+	grep -q '__ro_after_init ;' "$tree/$f" ||
+		sed -i 's/ __ro_after_init ;/ __ro_after_init;/' "$wd/b/$f"
 done <"$wd/files"
 
 while read -r f; do

@@ -44,6 +44,9 @@ grep -q '__read_mostly' "$tmp/t/annotate_cases.c" &&
 grep -qx 'static int foo_rm_arr\[3\] __ro_after_init;' "$tmp/t/annotate_cases.c" &&
 	ok "array with __read_mostly in kernel style" ||
 	notok "array with __read_mostly in kernel style" "$(grep foo_rm_arr "$tmp/t/annotate_cases.c")"
+grep -qx 'static int foo_rm_noinit __ro_after_init;' "$tmp/t/annotate_cases.c" &&
+	ok "__read_mostly without initializer: no space before ';'" ||
+	notok "__read_mostly without initializer: no space before ';'" "$(grep foo_rm_noinit "$tmp/t/annotate_cases.c")"
 grep -qx 'static int untouched = 2;' "$tmp/t/annotate_cases.c" &&
 	ok "unlisted variable untouched" || notok "unlisted variable untouched" "changed"
 
