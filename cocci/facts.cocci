@@ -212,7 +212,8 @@ def after_name(f, line, col):
 			if ch in "([{":
 				depth += 1
 			elif ch in ")]}":
-				depth -= 1
+				# the ")" closing "(*name" leaves the declarator
+				depth = max(depth - 1, 0)
 			elif depth == 0 and ch in "=,;":
 				return "".join(out), ch == "="
 			out.append(ch)
