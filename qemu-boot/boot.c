@@ -220,6 +220,26 @@ static void check_file(const char *what, const char *path)
 }
 
 /* initramfs.cpio.gz in the directory of KERNEL. */
+/* mkdir -p: a caller's per-boot directory may be the first of its tree. */
+static int make_dirs(const char *path)
+{
+	char *p = xstrdup(path), *s;
+	int r = 0;
+
+	for (s = p + 1; *s && !r; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && errno != EEXIST)
+			r = -1;
+		*s = '/';
+	}
+	if (!r && mkdir(p, 0777) != 0 && errno != EEXIST)
+		r = -1;
+	free(p);
+	return r;
+}
+
 static char *default_initrd(const char *kernel)
 {
 	const char *slash = strrchr(kernel, '/');
@@ -339,7 +359,7 @@ int main(int argc, char **argv)
 	initrd = o.initrd ? o.initrd : default_initrd(o.kernel);
 	check_file("kernel", o.kernel);
 	check_file("initrd", initrd);
-	if (mkdir(o.out, 0777) != 0 && errno != EEXIST)
+	if (make_dirs(o.out) != 0)
 		host_error("cannot create --out directory: %s", strerror(errno));
 	reset_outputs(o.out);
 
