@@ -170,9 +170,53 @@ static void progress(const struct console *c, double now, const char *what,
 		name, detail && *detail ? "  " : "", detail ? detail : "");
 }
 
+static int all_digits(const char *s, size_t n, int sign)
+{
+	size_t i = (sign && n && s[0] == '-') ? 1 : 0;
+
+	if (i == n)
+		return 0;
+	for (; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * Kernel messages reach the serial console while the guest prints the
+ * violations file, so only its header and well-formed rows count:
+ * symbol, 0xADDRESS, writer, count, first_cpu.
+ */
+static int violation_row(const char *s)
+{
+	const char *f[5], *t;
+	size_t len[5];
+	int i;
+
+	if (starts(s, "symbol\taddress\t"))
+		return 1;
+	for (i = 0; i < 5; i++) {
+		t = i < 4 ? strchr(s, '\t') : s + strlen(s);
+		if (!t || t == s)
+			return 0;
+		f[i] = s;
+		len[i] = t - s;
+		s = t + (i < 4);
+	}
+	if (strchr(f[4], '\t') || len[1] < 3 || !starts(f[1], "0x"))
+		return 0;
+	for (t = f[1] + 2; t < f[1] + len[1]; t++)
+		if (!((*t >= '0' && *t <= '9') || (*t >= 'a' && *t <= 'f')))
+			return 0;
+	return all_digits(f[3], len[3], 0) && all_digits(f[4], len[4], 1);
+}
+
 static void add_violation(struct console *c, const char *line)
 {
 	size_t n = strlen(line);
+
+	if (!violation_row(line))
+		return;
 
 	if (c->vlen + n + 2 > c->vcap) {
 		c->vcap = 2 * (c->vcap + n + 2);
