@@ -295,6 +295,7 @@ static int prepare(struct ctx *x, const int *set, int n)
 		return 0;
 	}
 build:
+	argv[0] = "sh";
 	argv[1] = xasprintf("%s/qemu-boot/build-kernel.sh", x->tools);
 	argv[2] = (char *)x->profile;
 	argv[3] = (char *)x->tree;
@@ -371,6 +372,35 @@ static char *module_of(struct ctx *x, const char *obj)
 	return r;
 }
 
+/*
+ * gcc keeps the section of an earlier declaration (a header's
+ * __read_mostly, say) and only warns "ignoring attribute 'section' ...
+ * because it conflicts with previous": that warning, if the last build
+ * printed one at the candidate's file:line, else NULL.
+ */
+static char *section_warning(struct ctx *x, const struct cand *cd)
+{
+	char *p = xasprintf("%s/build.log", x->build_dir);
+	char *buf = read_file(p, NULL), *line, *next, *r = NULL;
+	char *key = xasprintf("%s:%d:", cd->file, cd->line);
+
+	free(p);
+	for (line = buf; buf && *line && !r; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		/* from file:line on: the tree's absolute path is noise */
+		if (strstr(line, key) && strstr(line, "conflicts with") &&
+		    strstr(line, "section"))
+			r = one_line(strstr(line, key), 300);
+	}
+	free(key);
+	free(buf);
+	return r;
+}
+
 /* Decide not-built / rejected, or return 1 with the evidence in *ev. */
 static int section_check(struct ctx *x, int i, char **ev)
 {
@@ -397,10 +427,16 @@ static int section_check(struct ctx *x, int i, char **ev)
 		goto out;
 	}
 	if (r != SEC_OK) {
-		e = r == SEC_WRONG ?
+		char *w = r == SEC_WRONG ?
+			section_warning(x, cd) : NULL;
+
+		e = r != SEC_WRONG ?
+			xasprintf("section: %s is not a readable ELF file", rel) :
+			w ? xasprintf("section: %s is in %s of %s, not .data..ro_after_init: %s",
+				      cd->name, where, rel, w) :
 			xasprintf("section: %s is in %s of %s, not .data..ro_after_init (annotation not applied?)",
-				  cd->name, where, rel) :
-			xasprintf("section: %s is not a readable ELF file", rel);
+				  cd->name, where, rel);
+		free(w);
 		journal_record(&x->j, cd, x->batch, V_REJECTED, e);
 		goto out;
 	}
@@ -706,6 +742,16 @@ static int boot_test(void *ctx, const int *set, int n)
 	return r;
 }
 
+static int in_set(const int *set, int n, int cand)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (set[i] == cand)
+			return 1;
+	return 0;
+}
+
 static void drop(int *set, int *n, int cand)
 {
 	int i, k = 0;
@@ -724,6 +770,54 @@ static void reject(struct ctx *x, int *set, int *n, int cand,
 }
 
 /*
+ * A compiler error names its file.  The candidates of the failing set in
+ * the files the errors name are the suspects: if the set builds without
+ * them, the culprits are among them (one suspect: it is the culprit).
+ * Returns the number of culprits found, 0 when the shortcut does not
+ * apply, and the caller bisects the whole set.
+ */
+static int suspects(struct ctx *x, const int *set, int n, int *cul)
+{
+	char *p = xasprintf("%s/build.log", x->build_dir), *log;
+	int *s = xmalloc((n + 1) * sizeof(int)), *rest, ns = 0, nr = 0, i, k;
+
+	log = read_file(p, NULL);
+	free(p);
+	for (i = 0; log && i < n; i++) {
+		struct cand *cd = &x->c->v[set[i]];
+		char *key = xasprintf("%s:", cd->file);
+
+		if (strstr(log, key)) {
+			s[ns++] = set[i];
+			free(x->msg[set[i]]);
+			x->msg[set[i]] = build_error(x, cd->file);
+		}
+		free(key);
+	}
+	free(log);
+	if (ns == 0 || ns == n) {
+		free(s);
+		return 0;
+	}
+	rest = xmalloc((n + 1) * sizeof(int));
+	for (i = 0; i < n; i++)
+		if (!in_set(s, ns, set[i]))
+			rest[nr++] = set[i];
+	k = 0;
+	if (prepare(x, rest, nr)) {
+		if (ns == 1) {
+			cul[0] = s[0];
+			k = 1;
+		} else {
+			k = bisect(build_test, x, s, ns, 0, 0, cul);
+		}
+	}
+	free(rest);
+	free(s);
+	return k;
+}
+
+/*
  * Build set[] until it builds, rejecting what breaks the build.
  */
 static void build_phase(struct ctx *x, int *set, int *n)
@@ -733,7 +827,9 @@ static void build_phase(struct ctx *x, int *set, int *n)
 
 	while (*n && !prepare(x, set, *n)) {
 		t = now();
-		k = bisect(build_test, x, set, *n, 1, 0, cul);
+		k = suspects(x, set, *n, cul);
+		if (k <= 0)
+			k = bisect(build_test, x, set, *n, 1, 0, cul);
 		x->t_bisect += now() - t;
 		if (k == 0) {
 			char *why = xasprintf("build: fails only together with others: %s",
