@@ -5,9 +5,8 @@
 # Phase 1 runs on the .c files of SCOPE that can hold an init-only write or
 # a parameter (they mention __init, __setup, module_param, ctl_table...).
 # Phase 2 adds every .c and .h file of the tree that mentions, as a word,
-# a file-scope name phase 1 saw defined non-static or written: a global
-# written in a file without __init still rejects it, and its definition may
-# live anywhere. Results are cached per file, keyed by the file's git blob
+# a global phase 1 saw defined: a global written in a file without __init
+# still rejects it. Results are cached per file, keyed by the file's git blob
 # hash and a hash of the rules, so a rerun (after Ctrl-C or kill -9) only
 # runs spatch on files it has not seen.
 
@@ -275,11 +274,10 @@ collect() {
 
 if [ "$extend" -eq 1 ] && [ -z "$list" ]; then
 	collect "$wd/files" >"$wd/rows1"
-	awk -F '\t' '
-		$1 == "defs" && $5 == "static" { st[$2 "\t" $4] = 1 }
-		$1 == "defs" && $5 == "global" { print $4 }
-		$1 == "writes" { w[$2 "\t" $4] = $4 }
-		END { for (k in w) if (!(k in st)) print w[k] }' "$wd/rows1" |
+	# Only globals defined in SCOPE can be its candidates, so only their
+	# names are looked for: the names of written externs (jiffies,
+	# current, list, ...) would pull in most of the tree for nothing.
+	awk -F '\t' '$1 == "defs" && $5 == "global" { print $4 }' "$wd/rows1" |
 		grep -E '^[A-Za-z_][A-Za-z0-9_]{2,}$' | sort -u >"$wd/names"
 	if [ -s "$wd/names" ]; then
 		git -C "$tree" grep -l -w -F -f "$wd/names" -- \
