@@ -46,6 +46,19 @@ while read -r f; do
 done <"$wd/files"
 cp "$list" "$wd/keys.tsv"
 
+# A declaration with several declarators, one of them annotated already
+# ("static char *a __ro_after_init, *b;"), does not match the rules: hide
+# the existing annotations of the listed lines in a comment while spatch
+# runs, and put them back after.
+hide='/*ro-campaign:ro_after_init*/'
+while read -r f; do
+	lines=$(awk -F '\t' -v f="$f" 'NR > 1 && $1 == f { printf "%s ", $2 }' "$list")
+	awk -v lines="$lines" -v hide="$hide" '
+		BEGIN { n = split(lines, l, " "); for (i = 1; i <= n; i++) want[l[i]] = 1 }
+		FNR in want { gsub(/__ro_after_init/, hide) }
+		{ print }' "$wd/b/$f" >"$wd/hide.tmp" && mv "$wd/hide.tmp" "$wd/b/$f"
+done <"$wd/files"
+
 # relative paths, so the positions spatch reports match the list's
 (cd "$wd/b" && xargs spatch --sp-file "$here/annotate.cocci" \
 	--no-includes --very-quiet --in-place -D patch -D keys="$wd/keys.tsv" \
@@ -57,6 +70,7 @@ rc=$?
 # array bound, one before the ';' of a variable without initializer.  Fix
 # that whitespace only where the original had no such text.
 while read -r f; do
+	sed -i 's|/\*ro-campaign:ro_after_init\*/|__ro_after_init|g' "$wd/b/$f"
 	grep -q ']  __ro_after_init' "$tree/$f" ||
 		sed -i 's/\]  __ro_after_init/] __ro_after_init/' "$wd/b/$f"
 	grep -q '__ro_after_init ;' "$tree/$f" ||

@@ -50,6 +50,19 @@ grep -qx 'static int foo_rm_noinit __ro_after_init;' "$tmp/t/annotate_cases.c" &
 grep -qx 'static int untouched = 2;' "$tmp/t/annotate_cases.c" &&
 	ok "unlisted variable untouched" || notok "unlisted variable untouched" "changed"
 
+# One declaration, two declarators, annotated one at a time (as the queue
+# does, a patch per variable): the second must still be found.
+mkdir -p "$tmp/m"
+printf 'static const char *foo_a, *foo_b;\nstatic int foo_c;\n' >"$tmp/m/multi.c"
+for v in foo_a foo_b; do
+	printf 'file\tline\tname\nmulti.c\t1\t%s\n' "$v" >"$tmp/m.keys"
+	sh "$cocci/annotate.sh" "$tmp/m" "$tmp/m.keys" >"$tmp/m.diff" 2>"$tmp/m.err" &&
+		(cd "$tmp/m" && patch -s -p1 <"$tmp/m.diff") || break
+done
+grep -qx 'static const char \*foo_a __ro_after_init, \*foo_b __ro_after_init;' "$tmp/m/multi.c" &&
+	ok "two declarators of one declaration, one at a time" ||
+	notok "two declarators of one declaration, one at a time" "$(head -n 1 "$tmp/m/multi.c") $(cat "$tmp/m.err")"
+
 printf 'file\tline\tname\nannotate_cases.c\t99\tnope\n' >"$tmp/bad.keys"
 sh "$cocci/annotate.sh" "$tmp/t" "$tmp/bad.keys" >/dev/null 2>"$tmp/e"
 [ $? -eq 1 ] && grep -q 'not found: annotate_cases.c:99 nope' "$tmp/e" &&
