@@ -146,7 +146,12 @@ while IFS='	' read -r dir area prefix np nv <&3; do
 	while read -r a; do
 		[ -z "$a" ] || set -- "$@" --to="$a"
 	done <"$plan/$dir/to"
-	[ $# -gt 0 ] || die "$dir: get_maintainer.pl names no maintainer"
+	# Files of THE REST (init/main.c, say) have no M: entry; such patches
+	# usually go in through Andrew Morton's tree.
+	if [ $# -eq 0 ]; then
+		echo "queue: $dir: get_maintainer.pl names no maintainer, To: Andrew Morton" >&2
+		set -- --to="Andrew Morton <akpm@linux-foundation.org>"
+	fi
 	while read -r a; do
 		[ -z "$a" ] || set -- "$@" --cc="$a"
 	done <"$plan/$dir/cc"
