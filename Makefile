@@ -13,7 +13,7 @@ CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror=implicit-function-decla
 
 PACKAGES := coccinelle linux-source-6.1 gcc make qemu-system-x86 \
 	busybox-static sparse flex bison bc libelf-dev libssl-dev cpio \
-	xz-utils ccache git perl python3 kmod util-linux gzip
+	xz-utils ccache git perl python3 kmod util-linux gzip chromium
 
 export WORK TREE PROFILE JOBS
 
@@ -28,6 +28,10 @@ help:
 	@echo "  make initramfs      build the busybox initramfs with the guest exercise suite"
 	@echo "  make boot           boot the PROFILE kernel in QEMU and run the exercise suite"
 	@echo "  make test           run all tests (real spatch, builds and QEMU boots)"
+	@echo "  make campaign       find, validate, queue and report (SCOPE=, PROFILE=, NAME=)"
+	@echo "  make candidates     run the finder on SCOPE (default: the whole tree)"
+	@echo "  make validate       boot-validate CANDIDATES=FILE in PROFILE"
+	@echo "  make queue          turn a validation journal into patch series"
 	@echo "  make bench          run the benchmarks, figures go to WORK/bench/results.tsv"
 	@echo "  make clean          remove built programs from the repository"
 	@echo
@@ -118,9 +122,13 @@ bench: programs
 	sh qemu-boot/bench-harness.sh "$(TREE)" "$(WORK)" "$(BENCH_PROFILES)"
 	@echo "bench: results in $(WORK)/bench/results.tsv"
 
-# The main job.  Until the finder, validator and queue land, a campaign is
-# the harness booting the PROFILE kernel through the whole exercise suite.
-campaign: boot
+# The main job: make campaign [SCOPE="DIR..."] [PROFILE=fast|wide]
+# [NAME=...]: find, validate, queue and report in WORK/campaign/NAME.
+# Without SCOPE it runs on a built-in scope the fast profile compiles.
+NAME ?= default
+campaign: programs
+	sh validate/campaign.sh $(if $(SCOPE),--scope "$(SCOPE)") \
+		--profile $(PROFILE) --name "$(NAME)" "$(TREE)" "$(WORK)"
 
 clean:
 	rm -f $(PROGRAMS)
@@ -184,6 +192,14 @@ validate: validate/validate qemu-boot/boot
 	validate/validate --candidates "$(CANDIDATES)" --tree "$(VTREE)" \
 		--work "$(WORK)" --profile $(PROFILE) --batch $(BATCH) \
 		--journal "$(VJOURNAL)" $(VALIDATE_ARGS)
+
+REPORT_SRCS := validate/report.c validate/util.c
+PROGRAMS += validate/report
+
+programs: validate/report
+
+validate/report: $(REPORT_SRCS) validate/validate.h
+	$(CC) $(CFLAGS) -o $@ $(REPORT_SRCS) -lm
 
 bench-validate: validate/validate qemu-boot/boot
 	sh validate/bench-validate.sh "$(TREE)" "$(WORK)"

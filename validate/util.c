@@ -13,6 +13,9 @@
 
 #include "validate.h"
 
+/* The name messages start with; report.c, which shares this file, sets it. */
+const char *prog_name = "validate";
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
@@ -57,7 +60,7 @@ void die(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("validate: error: ", stderr);
+	fprintf(stderr, "%s: error: ", prog_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -69,7 +72,7 @@ void warnx(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("validate: ", stderr);
+	fprintf(stderr, "%s: ", prog_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

@@ -36,6 +36,7 @@ struct cands {
 };
 
 /* util.c */
+extern const char *prog_name;
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

@@ -1,0 +1,229 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# campaign.sh - a whole __ro_after_init campaign: find, validate, queue,
+# report.
+#
+# Usage: campaign.sh [--scope "DIR..."] [--profile fast|wide] [--name NAME]
+#                    [--batch N] TREE WORK
+#
+# Stages, in WORK/campaign/NAME:
+#   find      cocci/run-facts.sh over SCOPE (phase 2 adds the files that
+#             mention its globals), candidates/candidates over the facts;
+#             scope.tsv keeps the rows of variables defined in SCOPE
+#   validate  validate/validate on scope.tsv in a work tree of TREE at tag
+#             core (WORK/vtree): journal.tsv
+#   queue     patches/queue.sh: queue/, checkpatch-clean (unclean patches
+#             are left out and listed in queue/README)
+#   report    validate/report: report.html, report.tsv, funnel.tsv
+# A stage whose inputs did not change since it last succeeded is skipped
+# (its stamp in .stamps/).  Every stage resumes: facts are cached per file,
+# verdicts are journaled as they are decided, so Ctrl-C or kill -9 loses
+# at most the work in flight; run the same command again.
+# summary.txt and times.tsv hold the closing summary and stage times.
+# Exit: 0 done, 1 a stage failed (named), 2 usage, 130 interrupted.
+
+set -u
+
+usage() {
+	sed -n '6,26p' "$0" | sed 's/^# \{0,1\}//'
+}
+
+die() {
+	echo "campaign: error: $*" >&2
+	exit 1
+}
+
+scope="init kernel/power"
+profile=fast
+name=default
+batch=64
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help) usage; exit 0 ;;
+	--scope) scope=${2-}; shift 2 || { usage >&2; exit 2; } ;;
+	--profile) profile=${2-}; shift 2 || { usage >&2; exit 2; } ;;
+	--name) name=${2-}; shift 2 || { usage >&2; exit 2; } ;;
+	--batch) batch=${2-}; shift 2 || { usage >&2; exit 2; } ;;
+	-*) echo "campaign: unknown option $1" >&2; usage >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 2 ] || { usage >&2; exit 2; }
+tree=$1
+work=$2
+case $profile in fast | wide) ;; *) echo "campaign: --profile must be fast or wide" >&2; exit 2 ;; esac
+case $name in '' | */* | .*) echo "campaign: --name must be a plain name" >&2; exit 2 ;; esac
+case $batch in '' | *[!0-9]*) echo "campaign: --batch must be a number" >&2; exit 2 ;; esac
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+for p in candidates/candidates validate/validate validate/report \
+	 patches/queue qemu-boot/boot; do
+	[ -x "$root/$p" ] || die "$p is not built (run make programs)"
+done
+command -v spatch >/dev/null || die "spatch not found (run make setup)"
+[ -f "$tree/Makefile" ] && [ -d "$tree/.git" ] ||
+	die "$tree: not a prepared kernel tree (run make setup)"
+git -C "$tree" rev-parse -q --verify refs/tags/core >/dev/null ||
+	die "$tree: no tag 'core' (run make setup)"
+for d in $scope; do
+	[ -e "$tree/$d" ] || die "scope entry '$d' does not exist in $tree"
+done
+
+cdir=$work/campaign/$name
+mkdir -p "$cdir/.stamps" || die "cannot create $cdir"
+vtree=${VTREE:-$work/vtree}
+jobs=${JOBS:-$(nproc)}
+times=$cdir/times.tsv
+printf 'stage\tseconds\tstatus\n' >"$times"
+t_start=$(date +%s)
+
+fmt_time() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# stamp_of FILE...: one hash of the settings and the named files
+stamp_of() {
+	{
+		echo "$scope|$profile|$batch|$(git -C "$tree" rev-parse refs/tags/core)"
+		cat "$@" 2>/dev/null
+	} | sha1sum | cut -c1-16
+}
+
+# stage_begin N NAME: progress line; sets st_t0
+stage_begin() {
+	st_t0=$(date +%s)
+	echo "campaign: [$1/4] $2 (campaign elapsed $(fmt_time $((st_t0 - t_start))))" >&2
+}
+
+# stage_end NAME STATUS TEXT: progress line and times.tsv row
+stage_end() {
+	s=$(($(date +%s) - st_t0))
+	printf '%s\t%d\t%s\n' "$1" "$s" "$2" >>"$times"
+	echo "campaign: [$1] $2 in $(fmt_time $s): $3" >&2
+}
+
+fail() {	# fail STAGE RC
+	printf '%s\t%d\tfailed\n' "$1" $(($(date +%s) - st_t0)) >>"$times"
+	[ "$2" -eq 130 ] && { echo "campaign: interrupted in $1; run the same command again to resume" >&2; exit 130; }
+	die "stage $1 failed (exit $2); fix the cause named above and run the same command again: finished work is kept"
+}
+
+trap 'echo "campaign: interrupted; run the same command again to resume" >&2; exit 130' INT TERM
+
+# ---- find ----------------------------------------------------------------
+
+stage_begin 1 "find: facts and candidates for scope '${scope:-whole tree}'"
+find_stamp=$(stamp_of "$root/cocci/facts.cocci" "$root/cocci/macros.h" \
+	"$root/cocci/run-facts.sh" "$root/candidates/candidates")
+if [ -f "$cdir/scope.tsv" ] &&
+   [ "$(cat "$cdir/.stamps/find" 2>/dev/null)" = "$find_stamp" ]; then
+	stage_end find skipped "inputs unchanged"
+else
+	# shellcheck disable=SC2086
+	sh "$root/cocci/run-facts.sh" -j "$jobs" "$tree" "$cdir/facts" $scope ||
+		fail find $?
+	"$root/candidates/candidates" --facts "$cdir/facts" \
+		--out "$cdir/candidates.tsv" || fail find $?
+	awk -F '\t' -v scope="$scope" '
+		BEGIN { n = split(scope, s, " ") }
+		NR == 1 { print; next }
+		{
+			if (n == 0) { print; next }
+			for (i = 1; i <= n; i++)
+				if ($1 == s[i] || index($1, s[i] "/") == 1) { print; next }
+		}' "$cdir/candidates.tsv" >"$cdir/scope.tsv.new" || fail find $?
+	mv "$cdir/scope.tsv.new" "$cdir/scope.tsv"
+	echo "$find_stamp" >"$cdir/.stamps/find"
+	stage_end find done "see $cdir/scope.tsv"
+fi
+cands_line=$(awk -F '\t' 'NR > 1 {
+		n++; c[$5]++; if ($5 == "ro_after_init") k[$6]++ }
+	END { printf "%d variables: ro_after_init %d (high %d, medium %d), const %d, rejected %d, already %d",
+		n, c["ro_after_init"], k["high"], k["medium"], c["const"], c["rejected"], c["already"] }' \
+	"$cdir/scope.tsv")
+ncand=$(awk -F '\t' 'NR > 1 && $5 == "ro_after_init"' "$cdir/scope.tsv" | wc -l)
+echo "campaign: find: $cands_line" >&2
+
+# ---- validate ------------------------------------------------------------
+
+stage_begin 2 "validate: $ncand candidates, profile $profile"
+val_stamp=$(stamp_of "$cdir/scope.tsv" "$root/validate/validate" \
+	"$root/qemu-boot/configs/common.config" \
+	"$root/qemu-boot/configs/$profile.config")
+if [ -f "$cdir/journal.tsv" ] &&
+   [ "$(cat "$cdir/.stamps/validate" 2>/dev/null)" = "$val_stamp" ]; then
+	stage_end validate skipped "inputs unchanged"
+elif [ "$ncand" -eq 0 ]; then
+	printf 'time\tvariable\tfile\tline\tbatch\tverdict\tevidence\tconfig_hash\tcore_hash\n' >"$cdir/journal.tsv"
+	echo "$val_stamp" >"$cdir/.stamps/validate"
+	stage_end validate done "no candidates to validate"
+else
+	if [ ! -d "$vtree" ]; then
+		git -C "$tree" worktree add --detach "$vtree" core >/dev/null ||
+			fail validate $?
+	fi
+	"$root/validate/validate" --candidates "$cdir/scope.tsv" \
+		--tree "$vtree" --work "$work" --tools "$root" \
+		--profile "$profile" --batch "$batch" \
+		--journal "$cdir/journal.tsv" || fail validate $?
+	echo "$val_stamp" >"$cdir/.stamps/validate"
+	stage_end validate done "journal $cdir/journal.tsv"
+fi
+verdicts=$(awk -F '\t' 'NR > 1 { v[$3 "\t" $2] = $6; e[$3 "\t" $2] = $7 }
+	END {
+		for (k in v) {
+			c[v[k]]++
+			if (v[k] == "rejected") { r = e[k]; sub(/:.*/, "", r); why[r]++ }
+		}
+		printf "accepted %d, rejected %d, not-built %d", c["accepted"], c["rejected"], c["not-built"]
+		for (r in why) printf "\n  rejected by %s: %d", r, why[r]
+	}' "$cdir/journal.tsv")
+
+# ---- queue ---------------------------------------------------------------
+
+stage_begin 3 "queue: per-subsystem patch series"
+q_stamp=$(stamp_of "$cdir/journal.tsv" "$cdir/scope.tsv" \
+	"$root/patches/queue" "$root/patches/queue.sh")
+if [ -f "$cdir/queue/README" ] &&
+   [ "$(cat "$cdir/.stamps/queue" 2>/dev/null)" = "$q_stamp" ]; then
+	stage_end queue skipped "inputs unchanged"
+else
+	QUEUE_DROP_UNCLEAN=1 PROFILE=$profile sh "$root/patches/queue.sh" \
+		"$cdir/journal.tsv" "$cdir/scope.tsv" "$tree" "$work" \
+		"$cdir/queue" || fail queue $?
+	echo "$q_stamp" >"$cdir/.stamps/queue"
+	stage_end queue done "$cdir/queue"
+fi
+nseries=0
+npatch=0
+if [ -s "$cdir/queue/series" ]; then
+	npatch=$(grep -c . "$cdir/queue/series")
+	nseries=$(cut -d / -f 1 "$cdir/queue/series" | sort -u | wc -l)
+fi
+
+# ---- report --------------------------------------------------------------
+
+stage_begin 4 "report"
+"$root/validate/report" --candidates "$cdir/scope.tsv" \
+	--journal "$cdir/journal.tsv" --queue "$cdir/queue" \
+	--facts "$cdir/facts" --out "$cdir" \
+	--title "ro-campaign: ${scope:-whole tree} ($profile profile)" >&2 ||
+	fail report $?
+stage_end report done "$cdir/report.html"
+
+# ---- summary -------------------------------------------------------------
+
+total=$(($(date +%s) - t_start))
+nfiles=$(wc -l <"$cdir/facts/files.txt" 2>/dev/null || echo 0)
+{
+	echo "ro-campaign summary: $name (scope '${scope:-whole tree}', profile $profile)"
+	echo "files scanned:  $nfiles (the scope and the files that mention its globals)"
+	echo "candidates:     $cands_line"
+	echo "validated:      $verdicts"
+	echo "queue:          $npatch patches in $nseries series, $cdir/queue"
+	echo "report:         $cdir/report.html"
+	echo "wall time:      $(fmt_time $total) in all;$(awk -F '\t' 'NR > 1 { printf " %s %ds (%s)", $1, $2, $3 }' "$times")"
+} >"$cdir/summary.txt"
+cat "$cdir/summary.txt"
+[ "$npatch" -gt 0 ] ||
+	echo "campaign: warning: no conversion was accepted; the queue is empty" >&2
+exit 0

@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-campaign.sh - make campaign end to end on a tiny scope: real spatch,
+# fast profile builds, QEMU boots, the queue, and the report loaded in
+# Debian's chromium (headless): the funnel it shows must equal the
+# journal's counts and a rejected candidate's reason must be on the page.
+# A rerun must skip every stage and give the same report.
+#
+# Environment: WORK, TREE (from the Makefile); CAMPAIGN_TEST_SCOPE
+# overrides the scope.
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$here/.." && pwd)
+WORK=${WORK:-$HOME/.cache/ro-campaign}
+TREE=${TREE:-$WORK/linux}
+scope=${CAMPAIGN_TEST_SCOPE:-init/main.c kernel/power/main.c}
+name=test-e2e
+cdir=$WORK/campaign/$name
+st=$WORK/campaign-test
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1 # $2"
+}
+
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc" "${why:-failed: $*}"; fi
+	why=
+}
+
+finish() {
+	echo "1..$n"
+	[ $failed -eq 0 ]
+	exit $?
+}
+
+rm -rf "$st"
+mkdir -p "$st"
+make -C "$top" -s programs >/dev/null ||
+	{ not_ok "make programs" "failed"; finish; }
+
+# --- bad input --------------------------------------------------------------
+sh "$here/campaign.sh" --profile huge "$TREE" "$WORK" >"$st/bad1" 2>&1
+rc=$?
+check "unknown profile: exit 2 naming the option" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'profile must be fast or wide' '$st/bad1'"
+sh "$here/campaign.sh" --scope no/such/dir --name "$name-bad" "$TREE" "$WORK" \
+	>"$st/bad2" 2>&1
+rc=$?
+check "scope entry missing from the tree: exit 1 naming it" \
+	sh -c "[ $rc -eq 1 ] && grep -q \"scope entry 'no/such/dir' does not exist\" '$st/bad2'"
+sh "$here/campaign.sh" "$st/nonexistent" "$WORK" >"$st/bad3" 2>&1
+rc=$?
+check "tree that is not prepared: exit 1, says run make setup" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'run make setup' '$st/bad3'"
+rm -rf "$WORK/campaign/$name-bad"
+
+# --- the campaign, from scratch except for the per-file facts cache -------
+if [ -d "$cdir" ]; then
+	find "$cdir" -mindepth 1 -maxdepth 1 ! -name facts -exec rm -rf {} +
+	find "$cdir/facts" -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf {} + 2>/dev/null
+fi
+t0=$(date +%s)
+make -C "$top" -s campaign SCOPE="$scope" NAME="$name" >"$st/run1.out" 2>"$st/run1.err"
+rc=$?
+t1=$(($(date +%s) - t0))
+echo "# campaign on '$scope': exit $rc after $t1 s"
+sed 's/^/# /' "$st/run1.out"
+check "make campaign exits 0" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || { tail -n 5 "$st/run1.err" | sed 's/^/# /'; finish; }
+check "progress: a line for each of the 4 stages" \
+	sh -c "[ \$(grep -c '^campaign: \[[1-4]/4\]' '$st/run1.err') -eq 4 ]"
+check "summary: files, candidates, validated, queue, wall time" \
+	sh -c "for k in 'files scanned:' 'candidates:' 'validated:' 'queue:' 'wall time:'; do grep -q \"^\$k\" '$st/run1.out' || exit 1; done"
+for f in scope.tsv journal.tsv report.html report.tsv funnel.tsv summary.txt queue/series; do
+	[ -s "$cdir/$f" ] || { not_ok "outputs written" "$f missing or empty"; finish; }
+done
+ok "outputs written: scope.tsv journal.tsv report.html report.tsv funnel.tsv queue/"
+
+# The journal's counts, computed here independently of validate/report:
+# the last verdict of each candidate of scope.tsv.
+awk -F '\t' 'NR == FNR { if (FNR > 1 && $5 == "ro_after_init") c[$1 "\t" $3] = 1; next }
+	FNR > 1 && ($3 "\t" $2) in c { v[$3 "\t" $2] = $6; e[$3 "\t" $2] = $7 }
+	END {
+		for (k in c) n++
+		for (k in v) {
+			val++
+			if (v[k] == "accepted") acc++
+			if (v[k] == "accepted" || (v[k] == "rejected" && e[k] !~ /^(annotate|build|section):/)) boot++
+		}
+		printf "candidates %d\nvalidated %d\nbooted %d\naccepted %d\n", n, val, boot, acc
+	}' "$cdir/scope.tsv" "$cdir/journal.tsv" >"$st/expected"
+sed 's/^/# journal: /' "$st/expected"
+acc=$(awk '$1 == "accepted" { print $2 }' "$st/expected")
+check "the campaign accepted at least one conversion ($acc)" [ "${acc:-0}" -ge 1 ]
+check "the queue is not empty and passed its checks" \
+	sh -c "[ \$(grep -c . '$cdir/queue/series') -ge 1 ] && ! grep -q 'FAILED' '$cdir/queue/README'"
+
+# --- the report, in a real browser -----------------------------------------
+browser=$(command -v chromium || command -v chromium-browser)
+if [ -z "$browser" ]; then
+	not_ok "report in chromium" "chromium is not installed (make setup installs it)"
+	finish
+fi
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+	--dump-dom "file://$cdir/report.html" >"$st/dom.html" 2>"$st/chromium.err"
+rc=$?
+check "chromium loads report.html (exit $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'id=\"funnel\"' '$st/dom.html'"
+funnel_ok() {
+	for s in candidates validated booted accepted; do
+		want=$(awk -v s=$s '$1 == s { print $2 }' "$st/expected")
+		got=$(grep -o "data-stage=\"$s\" data-count=\"[0-9]*\"" "$st/dom.html" |
+			sed 's/.*data-count="\([0-9]*\)"/\1/')
+		[ "$got" = "$want" ] || { why="$s: page says '$got', journal $want"; return 1; }
+	done
+}
+check "the funnel on the page equals the journal's counts" funnel_ok
+rej=$(awk -F '\t' 'NR == FNR { if (FNR > 1 && $5 == "ro_after_init") c[$1 "\t" $3] = 1; next }
+	FNR > 1 && ($3 "\t" $2) in c && $6 == "rejected" { r[$2] = $7 }
+	END { for (k in r) { print k "\t" r[k]; exit } }' "$cdir/scope.tsv" "$cdir/journal.tsv")
+# esc TEXT: the first 40 characters of TEXT as the page shows them
+esc() {
+	printf '%s\n' "$1" | cut -c1-40 | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'
+}
+frej=$(awk -F '\t' 'NR > 1 && $5 == "rejected" { print $3 "\t" $7; exit }' "$cdir/scope.tsv")
+fname=$(echo "$frej" | cut -f 1)
+ftext=$(esc "$(echo "$frej" | cut -f 2)")
+finder_shown() {
+	[ -n "$fname" ] || { why="no finder rejection in scope.tsv"; return 1; }
+	grep "data-variable=\"$fname\"" "$st/dom.html" | grep -F -q "$ftext" ||
+		{ why="no row of $fname with '$ftext'"; return 1; }
+}
+check "rejected by the finder: $fname, its reason and writer on the page" finder_shown
+if [ -z "$rej" ]; then
+	ok "a validation rejection's reason is on the page # SKIP the validator rejected nothing in '$scope'"
+else
+	rname=$(echo "$rej" | cut -f 1)
+	# the reason as the page shows it: HTML-escaped, first 40 characters
+	rtext=$(esc "$(echo "$rej" | cut -f 2)")
+	rejected_shown() {
+		grep "data-variable=\"$rname\"" "$st/dom.html" | grep -F -q "$rtext" ||
+			{ why="no row of $rname with '$rtext'"; return 1; }
+	}
+	check "rejected $rname: its reason is on the page" rejected_shown
+fi
+check "no network fetches: no src= or remote href in the page" \
+	sh -c "! grep -E -q '(src=|href=\"(https?:)?//)' '$cdir/report.html'"
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+	--window-size=1280,1600 --screenshot="$st/report.png" \
+	"file://$cdir/report.html" >/dev/null 2>&1
+check "chromium renders a screenshot of the page" \
+	sh -c "[ \$(wc -c < '$st/report.png' 2>/dev/null || echo 0) -gt 10000 ]"
+check "report.tsv: a row per candidate" \
+	sh -c "[ \$((\$(wc -l < '$cdir/report.tsv') - 1)) -eq $(awk '$1 == "candidates" { print $2 }' "$st/expected") ]"
+
+# --- a rerun skips every stage -------------------------------------------------
+cp "$cdir/report.tsv" "$st/report1.tsv"
+t0=$(date +%s)
+make -C "$top" -s campaign SCOPE="$scope" NAME="$name" >"$st/run2.out" 2>"$st/run2.err"
+rc=$?
+t2=$(($(date +%s) - t0))
+check "rerun: exit 0 in $t2 s, find, validate and queue skipped" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c 'skipped in' '$st/run2.err') -eq 3 ] && [ $t2 -lt 120 ]"
+check "rerun: the same report.tsv" cmp -s "$st/report1.tsv" "$cdir/report.tsv"
+finish
