@@ -487,6 +487,7 @@ static void write_html(struct report *r, const char *dir, const char *title)
 	html_esc(f, title);
 	fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:2em;max-width:90em}\n"
 	      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.25em .5em;vertical-align:top;text-align:left}\n"
+	      "td.evidence,td small{overflow-wrap:anywhere}td.verdict{white-space:nowrap}\n"
 	      "tr.accepted td.verdict{color:#2e7d32}tr.rejected td.verdict{color:#b71c1c}\n"
 	      "small{color:#555}.note{color:#555;font-size:small}svg text{font-size:13px}\n"
 	      "</style></head><body>\n<h1>", f);
