@@ -107,6 +107,14 @@ check "the campaign accepted at least one conversion ($acc)" [ "${acc:-0}" -ge 1
 check "the queue is not empty and passed its checks" \
 	sh -c "[ \$(grep -c . '$cdir/queue/series') -ge 1 ] && ! grep -q 'FAILED' '$cdir/queue/README'"
 
+medium_not_queued() {
+	for v in $(awk -F '\t' 'NR > 1 && $5 == "ro_after_init" && $6 == "medium" { print $3 }' "$cdir/scope.tsv"); do
+		! grep -h '^+' "$cdir"/queue/*/0*.patch | grep -q -w "$v" ||
+			{ why="$v is in a patch"; return 1; }
+	done
+}
+check "fast profile: no medium-confidence conversion is queued" medium_not_queued
+
 # --- the report, in a real browser -----------------------------------------
 browser=$(command -v chromium || command -v chromium-browser)
 if [ -z "$browser" ]; then
