@@ -219,7 +219,6 @@ static void check_file(const char *what, const char *path)
 	}
 }
 
-/* initramfs.cpio.gz in the directory of KERNEL. */
 /* mkdir -p: a caller's per-boot directory may be the first of its tree. */
 static int make_dirs(const char *path)
 {
@@ -240,6 +239,7 @@ static int make_dirs(const char *path)
 	return r;
 }
 
+/* initramfs.cpio.gz in the directory of KERNEL. */
 static char *default_initrd(const char *kernel)
 {
 	const char *slash = strrchr(kernel, '/');

@@ -15,16 +15,6 @@
 
 #define MAXF 64
 
-static int col(char **f, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(f[i], name))
-			return i;
-	return -1;
-}
-
 static int is_dup(struct cands *c, const char *file, int line,
 		  const char *name)
 {
@@ -51,10 +41,10 @@ int cands_load(const char *path, struct cands *c)
 	if (next)
 		*next++ = '\0';
 	n = split_tabs(line, f, MAXF);
-	cfile = col(f, n, "file");
-	cline = col(f, n, "line");
-	cname = col(f, n, "name");
-	cclass = col(f, n, "class");
+	cfile = tsv_col(f, n, "file");
+	cline = tsv_col(f, n, "line");
+	cname = tsv_col(f, n, "name");
+	cclass = tsv_col(f, n, "class");
 	if (cfile < 0 || cline < 0 || cname < 0 || cclass < 0)
 		die(EXIT_DATA,
 		    "%s:1: not a candidates TSV: the header needs the columns file, line, name and class",

@@ -202,11 +202,7 @@ static char *build_error(struct ctx *x, const char *file)
 	if (!buf)
 		return xstrdup("build failed (no build.log)");
 	for (line = buf; *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+		next = next_line(line);
 		if (!strstr(line, "error:") && !strstr(line, "Error "))
 			continue;
 		if (file && strstr(line, file)) {
@@ -386,11 +382,7 @@ static char *section_warning(struct ctx *x, const struct cand *cd)
 
 	free(p);
 	for (line = buf; buf && *line && !r; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+		next = next_line(line);
 		/* from file:line on: the tree's absolute path is noise */
 		if (strstr(line, key) && strstr(line, "conflicts with") &&
 		    strstr(line, "section"))
@@ -427,15 +419,16 @@ static int section_check(struct ctx *x, int i, char **ev)
 		goto out;
 	}
 	if (r != SEC_OK) {
-		char *w = r == SEC_WRONG ?
-			section_warning(x, cd) : NULL;
+		char *w = r == SEC_WRONG ? section_warning(x, cd) : NULL;
 
-		e = r != SEC_WRONG ?
-			xasprintf("section: %s is not a readable ELF file", rel) :
-			w ? xasprintf("section: %s is in %s of %s, not .data..ro_after_init: %s",
-				      cd->name, where, rel, w) :
-			xasprintf("section: %s is in %s of %s, not .data..ro_after_init (annotation not applied?)",
-				  cd->name, where, rel);
+		if (r != SEC_WRONG)
+			e = xasprintf("section: %s is not a readable ELF file", rel);
+		else if (w)
+			e = xasprintf("section: %s is in %s of %s, not .data..ro_after_init: %s",
+				      cd->name, where, rel, w);
+		else
+			e = xasprintf("section: %s is in %s of %s, not .data..ro_after_init (annotation not applied?)",
+				      cd->name, where, rel);
 		free(w);
 		journal_record(&x->j, cd, x->batch, V_REJECTED, e);
 		goto out;
@@ -522,11 +515,7 @@ static void parse_violations(struct ctx *x, const char *dir, const int *set,
 	buf = read_file(p, NULL);
 	free(p);
 	for (line = buf, i = 0; line && *line; line = next, i++) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+		next = next_line(line);
 		nf = split_tabs(line, f, MAXF);
 		if (i == 0 && !strcmp(f[0], "symbol"))
 			continue;
@@ -599,11 +588,7 @@ static void parse_results(struct ctx *x, const char *dir, enum mode m,
 	buf = read_file(p, NULL);
 	free(p);
 	for (line = buf, i = 0; line && *line; line = next, i++) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+		next = next_line(line);
 		k = split_tabs(line, f, MAXF);
 		if (i == 0 || k < 2)
 			continue;
@@ -922,11 +907,7 @@ static void load_baseline(struct ctx *x)
 
 	if (buf) {
 		for (line = buf; *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			else
-				next = line + strlen(line);
+			next = next_line(line);
 			i = split_tabs(line, f, 4);
 			if (i == 2 && !strcmp(f[0], "violation")) {
 				x->base_viol = xrealloc(x->base_viol,

@@ -58,16 +58,6 @@ struct report {
 	int nfn;
 };
 
-static int col(char **f, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(f[i], name) == 0)
-			return i;
-	return -1;
-}
-
 /* Read a TSV with a header; cb gets the fields of each row. */
 static void read_tsv(const char *path, const char *const *want, int nwant,
 		     void (*cb)(struct report *, char **, int *, const char *,
@@ -85,18 +75,14 @@ static void read_tsv(const char *path, const char *const *want, int nwant,
 	*next++ = '\0';
 	n = split_tabs(buf, f, 32);
 	for (i = 0; i < nwant; i++) {
-		idx[i] = col(f, n, want[i]);
+		idx[i] = tsv_col(f, n, want[i]);
 		if (idx[i] < 0)
 			die(EXIT_DATA, "%s:1: header has no column '%s'", path,
 			    want[i]);
 	}
 	for (line = next; *line; line = next) {
 		lineno++;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+		next = next_line(line);
 		if (!*line)
 			continue;
 		n = split_tabs(line, f, 32);
@@ -221,6 +207,21 @@ static void classify(struct report *r)
 	}
 }
 
+static int ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* Does s hold word as a whole C identifier (as in the first match)? */
+static int has_word(const char *s, const char *word)
+{
+	const char *at = strstr(s, word);
+
+	return at && (at == s || !ident_char(at[-1])) &&
+	       !ident_char(at[strlen(word)]);
+}
+
 /* The queued patch whose added lines annotate name. */
 static void link_patches(struct report *r, const char *queue)
 {
@@ -233,11 +234,7 @@ static void link_patches(struct report *r, const char *queue)
 	for (line = series; *line; line = next) {
 		char *patch, *l, *n2;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = line + strlen(line);
+		next = next_line(line);
 		if (!*line || *line == '#')
 			continue;
 		p = xasprintf("%s/%s", queue, line);
@@ -246,28 +243,14 @@ static void link_patches(struct report *r, const char *queue)
 		for (l = patch; patch && *l; l = n2) {
 			int i;
 
-			n2 = strchr(l, '\n');
-			if (n2)
-				*n2++ = '\0';
-			else
-				n2 = l + strlen(l);
+			n2 = next_line(l);
 			if (l[0] != '+' || l[1] == '+' ||
 			    !strstr(l, "__ro_after_init"))
 				continue;
 			for (i = 0; i < r->n; i++) {
 				struct var *v = &r->v[i];
-				char *at = strstr(l, v->name);
-				size_t k = strlen(v->name);
 
-				if (v->patch || !at)
-					continue;
-				if ((at == l || !(at[-1] == '_' ||
-						  (at[-1] >= 'a' && at[-1] <= 'z') ||
-						  (at[-1] >= 'A' && at[-1] <= 'Z') ||
-						  (at[-1] >= '0' && at[-1] <= '9'))) &&
-				    !(at[k] == '_' || (at[k] >= 'a' && at[k] <= 'z') ||
-				      (at[k] >= 'A' && at[k] <= 'Z') ||
-				      (at[k] >= '0' && at[k] <= '9')))
+				if (!v->patch && has_word(l, v->name))
 					v->patch = xstrdup(line);
 			}
 		}

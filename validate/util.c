@@ -173,6 +173,31 @@ double now(void)
 }
 
 /* Split a line in place at TABs; returns the number of fields. */
+/*
+ * Cut the line at line (NUL over its '\n') and return where the next one
+ * starts: the terminating NUL of the buffer after the last line.
+ */
+char *next_line(char *line)
+{
+	char *next = strchr(line, '\n');
+
+	if (!next)
+		return line + strlen(line);
+	*next = '\0';
+	return next + 1;
+}
+
+/* The index of the header column called name, or -1. */
+int tsv_col(char **f, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(f[i], name))
+			return i;
+	return -1;
+}
+
 int split_tabs(char *line, char **f, int max)
 {
 	int n = 0;

@@ -48,6 +48,8 @@ char *one_line(const char *s, size_t max);
 unsigned long long fnv1a(unsigned long long h, const void *p, size_t n);
 double now(void);
 int split_tabs(char *line, char **f, int max);
+char *next_line(char *line);
+int tsv_col(char **f, int n, const char *name);
 
 /* cand.c */
 int cands_load(const char *path, struct cands *c);
