@@ -70,6 +70,7 @@ rc=$?
 # array bound, one before the ';' of a variable without initializer.  Fix
 # that whitespace only where the original had no such text.
 while read -r f; do
+	# the annotations hidden before spatch ran ($hide, as a regex)
 	sed -i 's|/\*ro-campaign:ro_after_init\*/|__ro_after_init|g' "$wd/b/$f"
 	grep -q ']  __ro_after_init' "$tree/$f" ||
 		sed -i 's/\]  __ro_after_init/] __ro_after_init/' "$wd/b/$f"
