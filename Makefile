@@ -142,6 +142,13 @@ CAND_HDRS := $(wildcard candidates/*.h)
 candidates/candidates: $(CAND_SRCS) $(CAND_HDRS)
 	$(CC) $(CFLAGS) -o $@ $(CAND_SRCS)
 
+# the phase-2 prefilter of cocci/run-facts.sh
+PROGRAMS += candidates/mentions
+programs: candidates/mentions
+
+candidates/mentions: candidates/mentions.c candidates/strtab.c candidates/strtab.h
+	$(CC) $(CFLAGS) -o $@ candidates/mentions.c candidates/strtab.c
+
 # make candidates SCOPE="kernel mm arch/x86": facts by cocci/run-facts.sh,
 # then the aggregator.  Output in CAND_DIR (default WORK/candidates).
 SCOPE    ?=
@@ -150,7 +157,7 @@ CAND_DIR ?= $(WORK)/candidates
 FACTS_OPTS ?=
 
 .PHONY: candidates bench-loo
-candidates: candidates/candidates
+candidates: candidates/candidates candidates/mentions
 	@test -x cocci/run-facts.sh || test -f cocci/run-facts.sh || \
 		{ echo "candidates: cocci/run-facts.sh is missing" >&2; exit 1; }
 	@mkdir -p "$(CAND_DIR)/facts"
@@ -161,7 +168,7 @@ candidates: candidates/candidates
 # Leave-one-out recall over LOO_SCOPE (default: a core subset).  Below the
 # target it says so and exits 1 (bench-loo.sh); make bench goes on.
 LOO_SCOPE ?= kernel mm init arch/x86/kernel arch/x86/mm security
-bench-loo: candidates/candidates
+bench-loo: candidates/candidates candidates/mentions
 	@sh candidates/bench-loo.sh -j $(JOBS) "$(TREE)" "$(WORK)" $(LOO_SCOPE); \
 		rc=$$?; [ $$rc -ne 2 ] || exit 2; \
 		[ $$rc -eq 0 ] || echo "bench-loo: recall below the target"

@@ -4,9 +4,9 @@
 #
 # Phase 1 runs on the .c files of SCOPE that can hold an init-only write or
 # a parameter (they mention __init, __setup, module_param, ctl_table...).
-# Phase 2 adds every .c and .h file of the tree that mentions, as a word,
-# a global phase 1 saw defined: a global written in a file without __init
-# still rejects it. Results are cached per file, keyed by the file's git blob
+# Phase 2 adds every .c and .h file of the tree where a global phase 1 saw
+# defined may be written or escape (candidates/mentions): a global written
+# in a file without __init still rejects it. Results are cached per file, keyed by the file's git blob
 # hash and a hash of the rules, so a rerun (after Ctrl-C or kill -9) only
 # runs spatch on files it has not seen.
 
@@ -161,6 +161,9 @@ shift 2
 git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 ||
 	die "TREE '$tree' is not a git work tree (git grep is the prefilter)"
 command -v spatch >/dev/null || die "spatch not found (apt-get install coccinelle)"
+mentions=$here/../candidates/mentions
+[ "$extend" -eq 0 ] || [ -x "$mentions" ] ||
+	die "missing $mentions, the phase-2 prefilter (run make programs)"
 [ -f "$cocci" ] || die "missing $cocci"
 for s in "$@"; do
 	[ -e "$tree/$s" ] || die "SCOPE '$s' does not exist in $tree"
@@ -280,10 +283,18 @@ if [ "$extend" -eq 1 ] && [ -z "$list" ]; then
 	awk -F '\t' '$1 == "defs" && $5 == "global" { print $4 }' "$wd/rows1" |
 		grep -E '^[A-Za-z_][A-Za-z0-9_]{2,}$' | sort -u >"$wd/names"
 	if [ -s "$wd/names" ]; then
-		git -C "$tree" grep -l -w -F -f "$wd/names" -- \
-			'*.c' '*.h' ':(exclude)tools' ':(exclude)scripts' \
-			':(exclude)Documentation' |
-			sort >"$wd/f2all"
+		# only files that may write one (candidates/mentions.c): a
+		# file that merely reads a global has no row to give
+		git -C "$tree" ls-files -- '*.c' '*.h' ':(exclude)tools' \
+			':(exclude)scripts' ':(exclude)Documentation' \
+			>"$wd/all" || die "git ls-files failed in $tree"
+		(cd "$tree" && "$mentions" "$wd/names" <"$wd/all") >"$wd/m"
+		case $? in
+		0) ;;
+		1) echo "run-facts: warning: some files of $tree could not be read" >&2 ;;
+		*) die "candidates/mentions failed on $tree" ;;
+		esac
+		sort "$wd/m" >"$wd/f2all"
 		comm -23 "$wd/f2all" "$wd/files" >"$wd/files2"
 		echo "run-facts: phase2: $(wc -l <"$wd/names") global names" >&2
 		run_files "$wd/files2" phase2

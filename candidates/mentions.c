@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mentions: the phase-2 prefilter of cocci/run-facts.sh.  Reads a list of
+ * identifiers and a list of C files, and prints the files in which one of
+ * the identifiers appears where facts.cocci could report a write or an
+ * escape of it:
+ *
+ *   &x...          address taken (rule ad, and memcpy-like &x arguments)
+ *   ++x  --x       increment (rule lv)
+ *   x... OP        x, then .f ->f [i] chains, then an assignment operator,
+ *                  ++ or -- (rule lv)
+ *   (x...)  ,x..., x as a whole argument (rules mc and aa), unless the
+ *                  parenthesis is the one of if/while/switch/sizeof...
+ *   = x ; = x ,    x as the whole right-hand side (rule aa)
+ *
+ * A file that only reads the names (if (x), y = x + 1, x.f, x->f = 1) has
+ * no row facts.cocci could print for them, so spatch need not parse it.
+ * Reading tokens (comments and strings skipped) instead of lines keeps it
+ * exact where git grep -w would pull in every file that merely reads a
+ * global: on the whole tree that is most of it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strtab.h"
+
+enum tok_kind { T_IDENT, T_PUNCT, T_OTHER };
+
+struct tok {
+	enum tok_kind kind;
+	const char *s;
+	size_t len;
+};
+
+struct toks {
+	struct tok *v;
+	size_t n, cap;
+};
+
+static const char *const puncts[] = {
+	/* longest first, so that ">>=" wins over ">>" and ">" */
+	"<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==",
+	"!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+	"##",
+};
+
+static const char *const assign_ops[] = {
+	"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=",
+	"++", "--",
+};
+
+/* a parenthesis after these is not a function call's */
+static const char *const not_calls[] = {
+	"if", "while", "switch", "for", "return", "sizeof", "typeof",
+	"__typeof__", "_Alignof", "__alignof__", "ARRAY_SIZE", "likely",
+	"unlikely", "READ_ONCE", "defined",
+};
+
+static void push(struct toks *t, enum tok_kind kind, const char *s,
+		 size_t len)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 4096;
+		t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
+	}
+	t->v[t->n].kind = kind;
+	t->v[t->n].s = s;
+	t->v[t->n].len = len;
+	t->n++;
+}
+
+static int is_ident_start(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int is_ident_char(int c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Split BUF into tokens; comments, strings and char literals vanish. */
+static void tokenize(const char *buf, size_t len, struct toks *t)
+{
+	size_t i = 0, k;
+
+	t->n = 0;
+	while (i < len) {
+		char c = buf[i];
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    c == '\f' || c == '\v' || c == '\\') {
+			i++;
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
+			for (i += 2; i + 1 < len; i++) {
+				if (buf[i] == '*' && buf[i + 1] == '/')
+					break;
+			}
+			i += 2;
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '/') {
+			while (i < len && buf[i] != '\n')
+				i++;
+		} else if (c == '"' || c == '\'') {
+			for (i++; i < len && buf[i] != c && buf[i] != '\n'; i++) {
+				if (buf[i] == '\\')
+					i++;
+			}
+			i++;
+			push(t, T_OTHER, buf, 0);
+		} else if (is_ident_start(c)) {
+			k = i;
+			while (i < len && is_ident_char(buf[i]))
+				i++;
+			push(t, T_IDENT, buf + k, i - k);
+		} else if (c >= '0' && c <= '9') {
+			while (i < len && (is_ident_char(buf[i]) || buf[i] == '.'))
+				i++;
+			push(t, T_OTHER, buf, 0);
+		} else {
+			size_t n = 1, p;
+
+			for (p = 0; p < ARRAY_SIZE(puncts); p++) {
+				size_t pl = strlen(puncts[p]);
+
+				if (i + pl <= len && !memcmp(buf + i, puncts[p], pl)) {
+					n = pl;
+					break;
+				}
+			}
+			push(t, T_PUNCT, buf + i, n);
+			i += n;
+		}
+	}
+}
+
+static int tok_is(const struct toks *t, size_t i, const char *s)
+{
+	return i < t->n && t->v[i].kind != T_OTHER &&
+	       t->v[i].len == strlen(s) && !memcmp(t->v[i].s, s, t->v[i].len);
+}
+
+static int tok_in(const struct toks *t, size_t i, const char *const *set,
+		  size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (tok_is(t, i, set[k]))
+			return 1;
+	}
+	return 0;
+}
+
+/* The index after the postfix chain (.f ->f [i]) that starts at I. */
+static size_t skip_chain(const struct toks *t, size_t i)
+{
+	for (;;) {
+		if ((tok_is(t, i, ".") || tok_is(t, i, "->")) &&
+		    i + 1 < t->n && t->v[i + 1].kind == T_IDENT) {
+			i += 2;
+		} else if (tok_is(t, i, "[")) {
+			int depth = 0;
+
+			for (; i < t->n; i++) {
+				if (tok_is(t, i, "["))
+					depth++;
+				else if (tok_is(t, i, "]") && --depth == 0)
+					break;
+			}
+			i++;
+		} else {
+			return i;
+		}
+	}
+}
+
+/* Could facts.cocci report the identifier at I as written or escaped? */
+static int write_context(const struct toks *t, size_t i)
+{
+	size_t next;
+	int prev_open, prev_comma;
+
+	if (i == 0)
+		return 0;
+	if (tok_is(t, i - 1, ".") || tok_is(t, i - 1, "->"))
+		return 0;	/* a member that happens to share the name */
+	if (tok_is(t, i - 1, "&") || tok_is(t, i - 1, "++") ||
+	    tok_is(t, i - 1, "--"))
+		return 1;
+	next = skip_chain(t, i + 1);
+	if (tok_in(t, next, assign_ops, ARRAY_SIZE(assign_ops)))
+		return 1;
+	prev_open = tok_is(t, i - 1, "(");
+	prev_comma = tok_is(t, i - 1, ",");
+	if ((prev_open || prev_comma) &&
+	    (tok_is(t, next, ",") || tok_is(t, next, ")"))) {
+		if (prev_open && i >= 2 &&
+		    tok_in(t, i - 2, not_calls, ARRAY_SIZE(not_calls)))
+			return 0;
+		return 1;
+	}
+	if (tok_is(t, i - 1, "=") && next == i + 1 &&
+	    (tok_is(t, next, ";") || tok_is(t, next, ",") ||
+	     tok_is(t, next, ")")))
+		return 1;
+	return 0;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0, r;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = xmalloc(cap);
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static int file_hits(const struct strtab *names, const char *path,
+		     struct toks *t, int any)
+{
+	char word[256];
+	size_t len, i;
+	char *buf = read_file(path, &len);
+	int hit = 0;
+
+	if (!buf) {
+		fprintf(stderr, "mentions: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	tokenize(buf, len, t);
+	for (i = 0; i < t->n && !hit; i++) {
+		const struct tok *k = &t->v[i];
+
+		if (k->kind != T_IDENT || k->len >= sizeof(word))
+			continue;
+		memcpy(word, k->s, k->len);
+		word[k->len] = '\0';
+		if (strtab_find(names, word) == STR_NONE)
+			continue;
+		hit = any || write_context(t, i);
+	}
+	free(buf);
+	return hit;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: mentions [--any] NAMES_FILE < FILE_LIST\n"
+		"\n"
+		"Print the files of FILE_LIST (one path per line) in which a\n"
+		"name of NAMES_FILE (one per line) may be written or escape:\n"
+		"after & ++ --, before an assignment operator, or as a whole\n"
+		"call argument or right-hand side.  --any: any mention.\n"
+		"Exit: 0 done, 1 a file could not be read, 2 usage.\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct strtab names;
+	struct toks t = { 0 };
+	char line[4096];
+	int any = 0, status = 0, argi = 1;
+	FILE *nf;
+
+	if (argi < argc && !strcmp(argv[argi], "--any")) {
+		any = 1;
+		argi++;
+	}
+	if (argi < argc && (!strcmp(argv[argi], "-h") ||
+			    !strcmp(argv[argi], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc - argi != 1) {
+		usage(stderr);
+		return 2;
+	}
+	nf = fopen(argv[argi], "r");
+	if (!nf) {
+		fprintf(stderr, "mentions: %s: %s\n", argv[argi],
+			strerror(errno));
+		return 2;
+	}
+	strtab_init(&names);
+	while (fgets(line, sizeof(line), nf)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0])
+			strtab_intern(&names, line);
+	}
+	fclose(nf);
+	while (fgets(line, sizeof(line), stdin)) {
+		int r;
+
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0])
+			continue;
+		r = file_hits(&names, line, &t, any);
+		if (r < 0)
+			status = 1;
+		else if (r)
+			printf("%s\n", line);
+	}
+	free(t.v);
+	strtab_free(&names);
+	return status;
+}
