@@ -249,6 +249,16 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 		snprintf(buf, len, "not an array: passed by value");
 		return EV_IGNORED;
 	}
+	if (w->func == STR_NONE && w->form == F_INITDATA_ADDR) {
+		/*
+		 * Init data is freed after boot and modpost flags any non-init
+		 * code that refers to it, so whoever writes through this
+		 * pointer runs during init; boot validation has the last word.
+		 */
+		snprintf(buf, len,
+			 "address stored in init data (freed after init)");
+		return EV_ESCAPE;
+	}
 	if (w->func == STR_NONE) {
 		snprintf(buf, len, form_is_direct(w->form) ?
 			 "written at file scope" :

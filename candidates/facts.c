@@ -14,7 +14,7 @@
 
 const char *const form_names[F_NFORMS] = {
 	"assign", "compound", "incdec", "field", "element",
-	"addr", "array-arg", "memcpy", "asm",
+	"addr", "array-arg", "memcpy", "asm", "initdata-addr",
 };
 
 const char *const pkind_names[] = {

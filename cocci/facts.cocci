@@ -113,6 +113,7 @@ defs = {}	# file -> {name: (array, type)}
 done = set()	# (table, file, line, col) already printed
 wpos = set()	# (file, line, col) already reported as a write
 callpos = set()	# (file, line, col) of calls of functions of this file
+cmppos = set()	# (file, line, col) of &x compared with ==, !=
 spans = {}	# file -> [(first line, last line, function)]
 finished = set()	# files whose funcrefs were printed
 COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*|" + QUOTE + r"(?:\\.|[^" +
@@ -223,8 +224,19 @@ def after_name(f, line, col):
 		c = 0
 	return "".join(out), False
 
+# macros that put their definition in a section (spatch sees them
+# through cocci/macros.h)
+MACRO_SECT = {
+	"DEFINE_LSM": ".lsm_info.init",
+	"DEFINE_EARLY_LSM": ".early_lsm_info.init",
+}
+INIT_SECT_RE = re.compile(r"^\.init\.|\.init$")
+
 def attrs_of(text):
 	found = []
+	for w in WORD_RE.findall(text):
+		if w in MACRO_SECT and "section=" + MACRO_SECT[w] not in found:
+			found.append("section=" + MACRO_SECT[w])
 	for w in WORD_RE.findall(text):
 		a = ATTRS.get(w)
 		if a and a not in found:
@@ -236,6 +248,41 @@ def attrs_of(text):
 		if a not in found:
 			found.append(a)
 	return found
+
+def prefix(f, line, col):
+	"""What precedes a definition that starts at (line, col) on its line
+	and the line before, back to the previous ; } { or directive: spatch's
+	builtin macros drop a leading __init, so current_element starts after
+	it in "__init void f(void)"."""
+	lines = src(f)
+	if line < 1 or line > len(lines):
+		return ""
+	text = lines[line - 1][:col]
+	if line >= 2 and not text.strip():
+		text = lines[line - 2] + " " + text
+	text = COMMENT_RE.sub(" ", text)
+	for stop in ";{}":
+		text = text.rsplit(stop, 1)[-1]
+	return "" if text.lstrip().startswith("#") else text
+
+def in_init_data(q):
+	"""Is file-scope position q inside the initializer of a definition
+	that lives in init data (__initdata, __initconst, a .init section)?
+	The definition starts at the last line at column 0 before q (kernel
+	style indents initializers): current_element has no usable position
+	when the definition comes from a macro such as DEFINE_LSM."""
+	lines = src(q.file)
+	l = q.line
+	while l > 1 and l > q.line - 400 and \
+	      not WORD_RE.match(lines[l - 1][:1] if l <= len(lines) else ""):
+		l -= 1
+	head = span(q.file, l, 0, q.line, q.column).split("=", 1)[0]
+	for a in attrs_of(head):
+		if a in ("initdata", "initconst"):
+			return True
+		if a.startswith("section=") and INIT_SECT_RE.search(a[8:]):
+			return True
+	return False
 
 def top_const(ty):
 	t = re.sub(r"\[[^\]]*\]", " ", ty)
@@ -433,8 +480,9 @@ f << fn.f;
 p << fn.p;
 @@
 q = Loc(p[0])
-head = span(q.file, q.current_element_line, q.current_element_column,
-	    q.line, q.column)
+head = prefix(q.file, q.current_element_line, q.current_element_column)
+head += " " + span(q.file, q.current_element_line, q.current_element_column,
+		   q.line, q.column)
 words = WORD_RE.findall(head)
 sect = []
 for w in words:
@@ -591,6 +639,27 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
 	if form:
 		report_write(q, name, form)
 
+// &x compared with a pointer is a read, not an escape
+@cmp@
+expression L, E;
+position pl;
+@@
+(
+ &L@pl == E
+|
+ &L@pl != E
+|
+E == &L@pl
+|
+E != &L@pl
+)
+
+@script:python@
+pl << cmp.pl;
+@@
+for p in pl:
+	cmppos.add((p.file, int(p.line), int(p.column)))
+
 @ad@
 global idexpression x;
 expression L;
@@ -612,8 +681,12 @@ d = defs.get(q.file, {}).get(ce)
 in_sysctl = infunc(q) == "-" and d is not None and "ctl_table" in d[1]
 if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
    form != "arrow" and not in_sysctl and \
-   name not in funcs.get(q.file, ()):
-	report_write(q, name, "addr")
+   name not in funcs.get(q.file, ()) and \
+   (q.file, q.line, q.column) not in cmppos:
+	if infunc(q) == "-" and in_init_data(q):
+		report_write(q, name, "initdata-addr")
+	else:
+		report_write(q, name, "addr")
 
 @aa@
 global idexpression x;

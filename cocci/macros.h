@@ -19,3 +19,6 @@
 #define DECLARE_BITMAP(name, bits) unsigned long name[bits]
 #define DEFINE_EARLY_PER_CPU(type, name, val) type name
 #define DEFINE_EARLY_PER_CPU_READ_MOSTLY(type, name, val) type name
+/* security/: the definition lands in .lsm_info.init, see facts.cocci */
+#define DEFINE_LSM(lsm) static struct lsm_info lsm
+#define DEFINE_EARLY_LSM(lsm) static struct lsm_info lsm

@@ -246,6 +246,7 @@ static const char *form_words(const char *form)
 		{ "array-arg", "array passed by address" },
 		{ "memcpy", "written by a memcpy()-like call" },
 		{ "asm", "inline asm output" },
+		{ "initdata-addr", "address stored in init data" },
 	};
 	size_t i;
 
@@ -294,6 +295,9 @@ static void describe_writer(struct sb *s, const char *tree,
 			*p++ = '\0';
 			sb_addf(&t, "%s:%s: %s with permission %s: no write bit, so only set while parameters are parsed at boot",
 				file, line, form, p);
+		} else if (!strcmp(form, "initdata-addr")) {
+			sb_addf(&t, "%s:%s: address stored in an __initdata/.init table, which is freed after init and which only init code may refer to (modpost checks)",
+				file, line);
 		} else {
 			sb_addf(&t, "%s:%s: %s at file scope, in an initializer read only by init-only code",
 				file, line, form_words(form));
