@@ -440,6 +440,11 @@ name = ident(x)
 if q.current_element in (name, "something_else"):
 	head = span(f, q.current_element_line, q.current_element_column,
 		    q.line, q.column)
+	if src(f)[q.line - 1][:q.column].rstrip()[-1:] in (chr(40), ","):
+		# a definition by macro (DEFINE_LSM(x), DEFINE_PER_CPU(t, x)):
+		# the position of the current element is not in the source, so
+		# read only what precedes the macro on its line
+		head = prefix(f, q.line, q.column)
 	words = WORD_RE.findall(head)
 	if "extern" not in words and "typedef" not in words and \
 	   (f, q.line, q.column) not in done:
