@@ -198,7 +198,7 @@ validate: validate/validate qemu-boot/boot
 	@test -d "$(VTREE)" || git -C "$(TREE)" worktree add --detach "$(VTREE)" core
 	validate/validate --candidates "$(CANDIDATES)" --tree "$(VTREE)" \
 		--work "$(WORK)" --profile $(PROFILE) --batch $(BATCH) \
-		--journal "$(VJOURNAL)" $(VALIDATE_ARGS)
+		--journal "$(VJOURNAL)" --accel $(ACCEL) $(VALIDATE_ARGS)
 
 REPORT_SRCS := validate/report.c validate/util.c
 PROGRAMS += validate/report

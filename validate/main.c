@@ -40,7 +40,7 @@ struct boot_out {
 
 struct ctx {
 	const char *tools, *tree, *work, *profile, *state, *log;
-	const char *extra_patch, *exercises;
+	const char *extra_patch, *exercises, *accel;
 	char *commit, *build_dir, *config_hash, *core_hash, *batch;
 	int timeout, retest;
 	enum mode first_mode;	/* M_DEFAULT when the kernel has no warn mode */
@@ -76,6 +76,8 @@ static const char usage_text[] =
 "  --base REF         the tree's base commit (default core)\n"
 "  --tools DIR        the ro-campaign checkout (default: the program's ../)\n"
 "  --timeout S        limit of each boot (default 400)\n"
+"  --accel MODE       qemu-boot/boot --accel: tcg (default: KVM stalls on\n"
+"                     the machines of DESIGN.md), kvm or auto\n"
 "  --exercise NAMES   exercises of every boot (default all)\n"
 "  --retest N         extra lone failures a boot culprit needs (default 1)\n"
 "  --extra-patch FILE a patch applied after every reset (test fixtures)\n"
@@ -658,6 +660,8 @@ static void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 	argv[a++] = dir;
 	argv[a++] = "--timeout";
 	argv[a++] = xasprintf("%d", x->timeout);
+	argv[a++] = "--accel";
+	argv[a++] = (char *)x->accel;
 	if (m == M_WARN) {
 		argv[a++] = "--append";
 		argv[a++] = "ro_after_init=warn";
@@ -1132,6 +1136,7 @@ int main(int argc, char **argv)
 		{ "base", required_argument, NULL, 'B' },
 		{ "tools", required_argument, NULL, 'T' },
 		{ "timeout", required_argument, NULL, 'o' },
+		{ "accel", required_argument, NULL, 'A' },
 		{ "exercise", required_argument, NULL, 'e' },
 		{ "retest", required_argument, NULL, 'r' },
 		{ "extra-patch", required_argument, NULL, 'x' },
@@ -1140,7 +1145,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *cands_path = NULL, *journal_path = NULL, *base = "core";
-	struct ctx x = { .profile = "fast", .timeout = 400, .retest = 1 };
+	struct ctx x = { .profile = "fast", .timeout = 400, .retest = 1,
+			 .accel = "tcg" };
 	struct cands c;
 	int opt, size = 64, max = -1, done, todo, K, k, i, *order, *starts;
 	char *p, *t;
@@ -1173,6 +1179,13 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			x.timeout = num_arg("timeout", optarg, 10);
+			break;
+		case 'A':
+			if (strcmp(optarg, "tcg") && strcmp(optarg, "kvm") &&
+			    strcmp(optarg, "auto"))
+				usage_error("--accel must be tcg, kvm or auto, not '%s'",
+					    optarg);
+			x.accel = optarg;
 			break;
 		case 'e':
 			x.exercises = optarg;
