@@ -13,7 +13,7 @@ CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror=implicit-function-decla
 
 PACKAGES := coccinelle linux-source-6.1 gcc make qemu-system-x86 \
 	busybox-static sparse flex bison bc libelf-dev libssl-dev cpio \
-	xz-utils ccache git perl python3 kmod util-linux gzip chromium
+	xz-utils ccache git perl python3 kmod util-linux gzip chromium time
 
 export WORK TREE PROFILE JOBS
 
@@ -174,6 +174,17 @@ bench-loo: candidates/candidates candidates/mentions
 		[ $$rc -eq 0 ] || echo "bench-loo: recall below the target"
 
 bench: bench-loo
+
+# Finder speed: run-facts + candidates with an empty cache over
+# FINDER_SCOPE (default: the whole tree; the target is 30 minutes).
+FINDER_SCOPE ?=
+.PHONY: bench-finder
+bench-finder: candidates/candidates candidates/mentions
+	@sh candidates/bench-finder.sh -j $(JOBS) "$(TREE)" "$(WORK)" $(FINDER_SCOPE); \
+		rc=$$?; [ $$rc -ne 2 ] || exit 2; \
+		[ $$rc -eq 0 ] || echo "bench-finder: slower than the target"
+
+bench: bench-finder
 
 # ---- validator: validate/ (issue 6) --------------------------------------
 

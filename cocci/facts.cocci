@@ -106,6 +106,9 @@ sscanf vsscanf kstrtoint kstrtouint kstrtol kstrtoul kstrtoll kstrtoull
 kstrtos8 kstrtou8 kstrtos16 kstrtou16 kstrtos32 kstrtou32 kstrtos64
 kstrtou64 kstrtobool get_option get_options""".split())
 WRITERS = DST1 | ANYARG
+# typedefs of array types (cpumask_var_t without CPUMASK_OFFSTACK): the
+# bare name passed to a writer is written
+ARRAY_TYPEDEFS = set("cpumask_var_t jmp_buf sigjmp_buf".split())
 
 texts = {}	# file -> list of source lines
 funcs = {}	# file -> set of function names defined in it
@@ -459,6 +462,9 @@ if q.current_element in (name, "something_else"):
 		arr = 1 if "[" in tail else 0
 		if arr and not ty.endswith("]"):
 			ty = ty + " []"
+		if set(WORD_RE.findall(ty)) & ARRAY_TYPEDEFS:
+			# cpumask_and(mask, ...) writes a cpumask_var_t in place
+			arr = 1
 		at = attrs_of(head + " " + tail)
 		if top_const(ty) or "const" in WORD_RE.findall(tail.split("[")[0]):
 			at.insert(0, "const")
