@@ -66,7 +66,8 @@ done
 tree=$1 work=$2
 shift 2
 [ -d "$tree/.git" ] || die "TREE '$tree' is not a git work tree"
-[ -x "$bin" ] || die "$bin is not built (make programs)"
+[ -x "$bin" ] && [ -x "$here/mentions" ] ||
+	die "$bin or $here/mentions is not built (make programs)"
 [ -f "$runfacts" ] || die "missing $runfacts"
 mkdir -p "$work/loo" "$work/bench" || die "cannot create $work/loo"
 tree=$(cd "$tree" && pwd)
@@ -79,7 +80,7 @@ t0=$(date +%s)
 
 # The scope's own files first (run-facts.sh --no-extend).  Then, so that
 # the held-out globals are judged tree-wide, every .c/.h file of the tree
-# that mentions one of their names as a word joins the list (run-facts.sh's
+# that may write one of them (candidates/mentions) joins the list (run-facts.sh's
 # own extension follows every global name it sees, which is the whole
 # tree for names like jiffies; the bench only scores the held-out set).
 echo "bench-loo: facts of $tree over: ${*:-the whole tree}" >&2
@@ -113,9 +114,11 @@ awk -F '\t' 'NR > 1 && $4 == "global" && $7 ~ /(^|,)ro_after_init(,|$)/ {
 	print $3 }' "$loo/facts-scope/defs.tsv" | sort -u > "$loo/globals.txt"
 cp "$loo/facts-scope/files.txt" "$loo/files.txt"
 if [ -s "$loo/globals.txt" ]; then
-	git -C "$tree" grep -l -w -F -f "$loo/globals.txt" -- '*.c' '*.h' \
-		':(exclude)tools' ':(exclude)scripts' \
-		':(exclude)Documentation' >> "$loo/files.txt"
+	# the files run-facts.sh's phase 2 would add for these names
+	git -C "$tree" ls-files -- '*.c' '*.h' ':(exclude)tools' \
+		':(exclude)scripts' ':(exclude)Documentation' |
+		(cd "$tree" && "$here/mentions" "$loo/globals.txt") \
+		>> "$loo/files.txt"
 fi
 sort -u -o "$loo/files.txt" "$loo/files.txt"
 echo "bench-loo: $(wc -l < "$loo/globals.txt") held-out globals; $(wc -l < "$loo/files.txt") files to analyse" >&2
