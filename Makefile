@@ -247,7 +247,8 @@ patches/queue: $(QUEUE_SRCS) $(wildcard patches/queue-*.h)
 # accepted rows of the journal as per-maintainer series in QUEUE_DIR,
 # checked with checkpatch.pl --strict and git am onto core and pristine.
 # QUEUE_DROP_UNCLEAN=1 leaves out (and lists) what checkpatch rejects.
-# make queue-check-boot: build the queued tree in PROFILE and boot it.
+# make queue-check-boot: build the queued tree in PROFILE and boot it;
+# QUEUE_BOOT_IN_TREE=1 builds it in TREE (warm objects, TREE restored).
 QJOURNAL    ?= $(VJOURNAL)
 QCANDIDATES ?= $(if $(CANDIDATES),$(CANDIDATES),$(CAND_DIR)/candidates.tsv)
 QUEUE_DIR   ?= $(WORK)/queue
@@ -261,7 +262,8 @@ queue: patches/queue
 		"$(WORK)" "$(QUEUE_DIR)"
 
 queue-check-boot: programs
-	sh patches/queue-boot.sh "$(QUEUE_DIR)" "$(TREE)" "$(WORK)" $(PROFILE)
+	ACCEL=$(ACCEL) sh patches/queue-boot.sh $(if $(filter 1,$(QUEUE_BOOT_IN_TREE)),--in-tree) \
+		"$(QUEUE_DIR)" "$(TREE)" "$(WORK)" $(PROFILE)
 
 # ---- facts and checker: cocci/ (issue 5) ---------------------------------
 
