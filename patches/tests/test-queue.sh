@@ -238,5 +238,25 @@ else
 	not_ok "a second run gives byte-identical output" "$(head -n 3 "$t/out" | tr '\n' ' ')"
 fi
 
+# ---- make queue-check-boot QUEUE_BOOT_IN_TREE=1 (fast) ------------------------
+# The queued commits are built in TREE's own (warm) build directory, the
+# queued variables must be in .data..ro_after_init, the boot must pass
+# with protection on, and TREE must end up at the commit it started at.
+before=$(git -C "$TREE" rev-parse HEAD)
+ACCEL=tcg sh "$root/patches/queue-boot.sh" --in-tree "$q" "$TREE" "$WORK" fast \
+	>"$t/boot.log" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'queued variables in .data..ro_after_init' "$t/boot.log" &&
+   grep -q 'booted, all exercises passed' "$t/boot.log"; then
+	ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed"
+else
+	not_ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed" \
+		"exit $rc: $(grep -i 'error' "$t/boot.log" | head -n 3 | tr '\n' ' ')"
+fi
+[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
+	ok "queue-check-boot --in-tree puts TREE back, clean, at $(echo "$before" | cut -c1-12)" ||
+	not_ok "queue-check-boot --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
