@@ -111,7 +111,8 @@ nheld=$(wc -l < "$loo/heldout.tsv")
 echo "bench-loo: $nheld annotated definitions held out" >&2
 
 awk -F '\t' 'NR > 1 && $4 == "global" && $7 ~ /(^|,)ro_after_init(,|$)/ {
-	print $3 }' "$loo/facts-scope/defs.tsv" | sort -u > "$loo/globals.txt"
+	print $3 "\t" ($6 == 1 ? "array" : "") }' "$loo/facts-scope/defs.tsv" |
+	sort -u > "$loo/globals.txt"
 cp "$loo/facts-scope/files.txt" "$loo/files.txt"
 if [ -s "$loo/globals.txt" ]; then
 	# the files run-facts.sh's phase 2 would add for these names

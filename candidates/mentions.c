@@ -9,9 +9,14 @@
  *   ++x  --x       increment (rule lv)
  *   x... OP        x, then .f ->f [i] chains, then an assignment operator,
  *                  ++ or -- (rule lv)
- *   (x...)  ,x..., x as a whole argument (rules mc and aa), unless the
- *                  parenthesis is the one of if/while/switch/sizeof...
- *   = x ; = x ,    x as the whole right-hand side (rule aa)
+ *   (x.f,  ,x[i])  a member or element as a whole argument (rule mc)
+ *   (x)  ,x,       an array x as a whole argument (rules mc and aa), unless
+ *                  the parenthesis is the one of if/while/switch/sizeof...
+ *   = x ;          an array x as the whole right-hand side (rule aa)
+ *
+ * A bare scalar or pointer passed by value (time_after(jiffies, t)) is no
+ * write: candidates/ ignores the array-arg rows of non-arrays, so only the
+ * names marked "array" in NAMES_FILE count there.
  *
  * A file that only reads the names (if (x), y = x + 1, x.f, x->f = 1) has
  * no row facts.cocci could print for them, so spatch need not parse it.
@@ -176,8 +181,11 @@ static size_t skip_chain(const struct toks *t, size_t i)
 	}
 }
 
-/* Could facts.cocci report the identifier at I as written or escaped? */
-static int write_context(const struct toks *t, size_t i)
+/*
+ * Could facts.cocci report the identifier at I as written or escaped?
+ * ARRAY: the name is an array, so passing or storing it bare counts.
+ */
+static int write_context(const struct toks *t, size_t i, int array)
 {
 	size_t next;
 	int prev_open, prev_comma;
@@ -199,9 +207,9 @@ static int write_context(const struct toks *t, size_t i)
 		if (prev_open && i >= 2 &&
 		    tok_in(t, i - 2, not_calls, ARRAY_SIZE(not_calls)))
 			return 0;
-		return 1;
+		return array || next > i + 1;
 	}
-	if (tok_is(t, i - 1, "=") && next == i + 1 &&
+	if (array && tok_is(t, i - 1, "=") && next == i + 1 &&
 	    (tok_is(t, next, ";") || tok_is(t, next, ",") ||
 	     tok_is(t, next, ")")))
 		return 1;
@@ -229,10 +237,11 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-static int file_hits(const struct strtab *names, const char *path,
-		     struct toks *t, int any)
+static int file_hits(const struct strtab *names, const unsigned char *arrays,
+		     const char *path, struct toks *t, int any)
 {
 	char word[256];
+	uint32_t id;
 	size_t len, i;
 	char *buf = read_file(path, &len);
 	int hit = 0;
@@ -249,9 +258,10 @@ static int file_hits(const struct strtab *names, const char *path,
 			continue;
 		memcpy(word, k->s, k->len);
 		word[k->len] = '\0';
-		if (strtab_find(names, word) == STR_NONE)
+		id = strtab_find(names, word);
+		if (id == STR_NONE)
 			continue;
-		hit = any || write_context(t, i);
+		hit = any || write_context(t, i, arrays[id]);
 	}
 	free(buf);
 	return hit;
@@ -263,9 +273,12 @@ static void usage(FILE *out)
 		"usage: mentions [--any] NAMES_FILE < FILE_LIST\n"
 		"\n"
 		"Print the files of FILE_LIST (one path per line) in which a\n"
-		"name of NAMES_FILE (one per line) may be written or escape:\n"
-		"after & ++ --, before an assignment operator, or as a whole\n"
-		"call argument or right-hand side.  --any: any mention.\n"
+		"name of NAMES_FILE may be written or escape: after & ++ --,\n"
+		"before an assignment operator, a member or element of it as a\n"
+		"whole call argument, and for an array also the bare name as a\n"
+		"whole call argument or right-hand side.  NAMES_FILE has one\n"
+		"name per line, followed by a tab and \"array\" for arrays.\n"
+		"--any: print the files with any mention.\n"
 		"Exit: 0 done, 1 a file could not be read, 2 usage.\n");
 }
 
@@ -273,6 +286,8 @@ int main(int argc, char **argv)
 {
 	struct strtab names;
 	struct toks t = { 0 };
+	unsigned char *arrays = NULL;
+	size_t arrays_cap = 0;
 	char line[4096];
 	int any = 0, status = 0, argi = 1;
 	FILE *nf;
@@ -298,10 +313,30 @@ int main(int argc, char **argv)
 	}
 	strtab_init(&names);
 	while (fgets(line, sizeof(line), nf)) {
+		char *tab;
+		uint32_t id;
+
 		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0])
-			strtab_intern(&names, line);
+		tab = strchr(line, '\t');
+		if (tab)
+			*tab++ = '\0';
+		if (!line[0])
+			continue;
+		id = strtab_intern(&names, line);
+		if (id >= arrays_cap) {
+			size_t old = arrays_cap;
+
+			arrays_cap = arrays_cap ? arrays_cap * 2 : 1024;
+			while (arrays_cap <= id)
+				arrays_cap *= 2;
+			arrays = xrealloc(arrays, arrays_cap);
+			memset(arrays + old, 0, arrays_cap - old);
+		}
+		if (tab && !strcmp(tab, "array"))
+			arrays[id] = 1;
 	}
+	if (!arrays)
+		arrays = xcalloc(1, 1);
 	fclose(nf);
 	while (fgets(line, sizeof(line), stdin)) {
 		int r;
@@ -309,13 +344,14 @@ int main(int argc, char **argv)
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[0])
 			continue;
-		r = file_hits(&names, line, &t, any);
+		r = file_hits(&names, arrays, line, &t, any);
 		if (r < 0)
 			status = 1;
 		else if (r)
 			printf("%s\n", line);
 	}
 	free(t.v);
+	free(arrays);
 	strtab_free(&names);
 	return status;
 }

@@ -287,6 +287,20 @@ def in_init_data(q):
 			return True
 	return False
 
+def in_macro(f, line):
+	"""Is line part of a #define body (a continued line)?"""
+	lines = src(f)
+	bs = chr(92)
+	l = line
+	if not (1 <= l <= len(lines)):
+		return False
+	if not lines[l - 1].rstrip().endswith(bs) and \
+	   not (l >= 2 and lines[l - 2].rstrip().endswith(bs)):
+		return False
+	while l >= 2 and lines[l - 2].rstrip().endswith(bs):
+		l -= 1
+	return lines[l - 1].lstrip().startswith("#")
+
 def top_const(ty):
 	t = re.sub(r"\[[^\]]*\]", " ", ty)
 	if "*" in t:
@@ -449,8 +463,10 @@ if q.current_element in (name, "something_else"):
 		# read only what precedes the macro on its line
 		head = prefix(f, q.line, q.column)
 	words = WORD_RE.findall(head)
+	# locals of a macro body (#define m() { int val; ... }) parse as
+	# file-scope definitions: they are not variables of the file
 	if "extern" not in words and "typedef" not in words and \
-	   (f, q.line, q.column) not in done:
+	   (f, q.line, q.column) not in done and not in_macro(f, q.line):
 		done.add((f, q.line, q.column))
 		tail, init = after_name(f, q.line, q.column + len(name))
 		ty = clean(T)

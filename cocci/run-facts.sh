@@ -280,8 +280,11 @@ if [ "$extend" -eq 1 ] && [ -z "$list" ]; then
 	# Only globals defined in SCOPE can be its candidates, so only their
 	# names are looked for: the names of written externs (jiffies,
 	# current, list, ...) would pull in most of the tree for nothing.
-	awk -F '\t' '$1 == "defs" && $5 == "global" { print $4 }' "$wd/rows1" |
-		grep -E '^[A-Za-z_][A-Za-z0-9_]{2,}$' | sort -u >"$wd/names"
+	# An array is marked: passing it bare may write it (mentions.c).
+	awk -F '\t' '$1 == "defs" && $5 == "global" &&
+		$4 ~ /^[A-Za-z_][A-Za-z0-9_][A-Za-z0-9_]+$/ {
+		print $4 "\t" ($7 == 1 ? "array" : "") }' "$wd/rows1" |
+		sort -u >"$wd/names"
 	if [ -s "$wd/names" ]; then
 		# only files that may write one (candidates/mentions.c): a
 		# file that merely reads a global has no row to give

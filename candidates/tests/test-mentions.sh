@@ -12,7 +12,7 @@ n=0; fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1 # $2"; }
 
-printf 'gval\ngarr\n' > "$T/names"
+printf 'gval\t\ngarr\tarray\n' > "$T/names"
 
 # case FILE-NAME EXPECT(keep|drop) LABEL: C text on stdin
 case_() {
@@ -47,6 +47,15 @@ void f(void) { strscpy(garr, "x", 4); }
 C
 case_ rhs.c keep "stored as a whole right-hand side" <<'C'
 void f(void) { char *p; p = garr; }
+C
+case_ member_arg.c keep "a member as a whole argument (strscpy(x.name, ...))" <<'C'
+void f(void) { strscpy(gval.name, "x", 4); }
+C
+case_ scalar_arg.c drop "a scalar passed by value (time_after(jiffies, t))" <<'C'
+int f(unsigned long t) { return time_after(gval, t); }
+C
+case_ scalar_rhs.c drop "a scalar as a right-hand side" <<'C'
+void f(void) { int v; v = gval; }
 C
 case_ reads.c drop "reads only" <<'C'
 int f(void) { if (gval) return gval + 1; return sizeof(garr) + garr[0]; }
