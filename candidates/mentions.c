@@ -267,7 +267,7 @@ static int file_hits(const struct strtab *names, const unsigned char *arrays,
 	return hit;
 }
 
-static void usage(FILE *out)
+static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: mentions [--any] NAMES_FILE < FILE_LIST\n"
@@ -298,11 +298,11 @@ int main(int argc, char **argv)
 	}
 	if (argi < argc && (!strcmp(argv[argi], "-h") ||
 			    !strcmp(argv[argi], "--help"))) {
-		usage(stdout);
+		print_usage(stdout);
 		return 0;
 	}
 	if (argc - argi != 1) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	nf = fopen(argv[argi], "r");

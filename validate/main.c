@@ -242,6 +242,40 @@ static void mark_not_found(struct ctx *x, const char *err, const int *set,
 }
 
 /*
+ * The annotate list of set[]: each conversion with its siblings, the other
+ * definitions of the same name in the same file.  Those are #ifdef
+ * variants (pci-dma.c's "int force_iommu __read_mostly = 1;" under
+ * CONFIG_IOMMU_DEBUG and "= 0;" under #else): the profile compiles one of
+ * them, so converting only the one a batch holds would leave the symbol
+ * in .data..read_mostly and fail the section check for a good conversion.
+ */
+static void write_with_siblings(struct ctx *x, FILE *f, const int *set, int n)
+{
+	char *listed = xmalloc(x->c->n ? x->c->n : 1);
+	int i, j;
+
+	memset(listed, 0, x->c->n);
+	for (i = 0; i < n; i++)
+		listed[set[i]] = 1;
+	for (i = 0; i < n; i++) {
+		const struct cand *cd = &x->c->v[set[i]];
+
+		fprintf(f, "%s\t%d\t%s\n", cd->file, cd->line, cd->name);
+		for (j = 0; j < x->c->n; j++) {
+			const struct cand *sib = &x->c->v[j];
+
+			if (listed[j] || strcmp(sib->name, cd->name) ||
+			    strcmp(sib->file, cd->file))
+				continue;
+			listed[j] = 1;
+			fprintf(f, "%s\t%d\t%s\n", sib->file, sib->line,
+				sib->name);
+		}
+	}
+	free(listed);
+}
+
+/*
  * Reset, annotate set[] and build.  1 built, 0 failed (the reason in
  * msg[] when the set is one candidate), -1 never (host errors exit).
  */
@@ -251,7 +285,7 @@ static int prepare(struct ctx *x, const int *set, int n)
 	unsigned long long sig = set_sig(set, n);
 	double t;
 	FILE *f;
-	int i, rc;
+	int rc;
 
 	if (x->built_valid && x->built_sig == sig)
 		return 1;
@@ -264,9 +298,7 @@ static int prepare(struct ctx *x, const int *set, int n)
 	if (!f)
 		die(EXIT_HOST, "%s: %s", list, strerror(errno));
 	fputs("file\tline\tname\n", f);
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s\t%d\t%s\n", x->c->v[set[i]].file,
-			x->c->v[set[i]].line, x->c->v[set[i]].name);
+	write_with_siblings(x, f, set, n);
 	if (fclose(f))
 		die(EXIT_HOST, "%s: %s", list, strerror(errno));
 	argv[0] = "sh";
