@@ -167,4 +167,25 @@ check "uninterrupted run gives the same verdicts as the resumed one" \
 	sh -c "[ $rc -eq 0 ] && cmp -s '$st/a.norm' '$st/b.norm'"
 [ $failed -eq 0 ] || { echo "# resumed:"; sed 's/^/#   /' "$st/a.norm";
 	echo "# uninterrupted:"; sed 's/^/#   /' "$st/b.norm"; }
+
+# --- run 5: #ifdef siblings travel together --------------------------------
+# arch/x86/kernel/pci-dma.c defines force_iommu under CONFIG_IOMMU_DEBUG
+# (line 28) and #else (line 31). A batch of line 28 alone must annotate
+# line 31 too, which is the one the fast profile compiles.
+mkdir -p "$st/c"
+{
+	printf 'file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n'
+	printf 'arch/x86/kernel/pci-dma.c\t28\tforce_iommu\tglobal\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'arch/x86/kernel/pci-dma.c\t31\tforce_iommu\tglobal\tro_after_init\thigh\tinit-only\t-\n'
+} > "$st/c/candidates.tsv"
+cp "$st"/a/baseline-*.tsv "$st/c/" 2>/dev/null
+"$bin" --candidates "$st/c/candidates.tsv" --tree "$VTREE" --work "$WORK" \
+	--tools "$top" --profile fast --batch 1 --max 1 \
+	--journal "$st/c/journal.tsv" > "$st/c/run.out" 2>&1
+rc=$?
+v=$(verdict "$st/c/journal.tsv" force_iommu)
+check "an #ifdef sibling is annotated with its batch: force_iommu:28 passes the section check" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'pci-dma.c	31	force_iommu' '$st/c/annotate.list' && \
+		echo '$v' | grep -q '^accepted	built=arch/x86/kernel/pci-dma.o,vmlinux'"
+[ $failed -eq 0 ] || sed 's/^/#   /' "$st/c/journal.tsv"
 finish
