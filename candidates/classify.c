@@ -230,6 +230,13 @@ static int is_param_site(const struct judge *j, const struct write *w)
 	return 0;
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
 int event_status(const struct judge *j, uint32_t d, const struct event *e,
 		 char *buf, size_t len)
 {
@@ -248,6 +255,17 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 	if (w->form == F_ARRAY_ARG && !def_is_array(j, &j->f->defs[d])) {
 		snprintf(buf, len, "not an array: passed by value");
 		return EV_IGNORED;
+	}
+	if (w->func == STR_NONE && ends_with(strtab_str(s, w->file), ".S")) {
+		/* cocci/run-facts.sh reads .S files with candidates/mentions */
+		if (w->form == F_ASM) {
+			snprintf(buf, len,
+				 "written by assembly (destination operand)");
+			return EV_BAD;
+		}
+		snprintf(buf, len,
+			 "referenced from assembly (address or read)");
+		return EV_ESCAPE;
 	}
 	if (w->func == STR_NONE && w->form == F_INITDATA_ADDR) {
 		/*

@@ -20,6 +20,13 @@
  *
  * A file that only reads the names (if (x), y = x + 1, x.f, x->f = 1) has
  * no row facts.cocci could print for them, so spatch need not parse it.
+ *
+ * --asm reads assembly files (.S), which SmPL never sees, and prints a
+ * writes row "file line name - form" for every mention: form asm when the
+ * name is in the last operand of an instruction (AT&T syntax puts the
+ * destination last: "btsq $63, early_pmd_flags(%rip)" in head_64.S is
+ * run by every CPU coming online), addr for any other mention (lea, .quad
+ * tables, source operands), which lets the pointer escape.
  * Reading tokens (comments and strings skipped) instead of lines keeps it
  * exact where git grep -w would pull in every file that merely reads a
  * global: on the whole tree that is most of it.
@@ -37,6 +44,7 @@ struct tok {
 	enum tok_kind kind;
 	const char *s;
 	size_t len;
+	unsigned int line;
 };
 
 struct toks {
@@ -64,7 +72,7 @@ static const char *const not_calls[] = {
 };
 
 static void push(struct toks *t, enum tok_kind kind, const char *s,
-		 size_t len)
+		 size_t len, unsigned int line)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 4096;
@@ -73,6 +81,7 @@ static void push(struct toks *t, enum tok_kind kind, const char *s,
 	t->v[t->n].kind = kind;
 	t->v[t->n].s = s;
 	t->v[t->n].len = len;
+	t->v[t->n].line = line;
 	t->n++;
 }
 
@@ -86,22 +95,31 @@ static int is_ident_char(int c)
 	return is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
-/* Split BUF into tokens; comments, strings and char literals vanish. */
+/*
+ * Split BUF into tokens; comments, strings and char literals vanish.
+ * Every token knows its line; "\\\n" and newlines in comments count.
+ */
 static void tokenize(const char *buf, size_t len, struct toks *t)
 {
 	size_t i = 0, k;
+	unsigned int line = 1;
 
 	t->n = 0;
 	while (i < len) {
 		char c = buf[i];
 
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-		    c == '\f' || c == '\v' || c == '\\') {
+		if (c == '\n') {
+			line++;
+			i++;
+		} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' ||
+			   c == '\v' || c == '\\') {
 			i++;
 		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
 			for (i += 2; i + 1 < len; i++) {
 				if (buf[i] == '*' && buf[i + 1] == '/')
 					break;
+				if (buf[i] == '\n')
+					line++;
 			}
 			i += 2;
 		} else if (c == '/' && i + 1 < len && buf[i + 1] == '/') {
@@ -113,16 +131,16 @@ static void tokenize(const char *buf, size_t len, struct toks *t)
 					i++;
 			}
 			i++;
-			push(t, T_OTHER, buf, 0);
+			push(t, T_OTHER, buf, 0, line);
 		} else if (is_ident_start(c)) {
 			k = i;
 			while (i < len && is_ident_char(buf[i]))
 				i++;
-			push(t, T_IDENT, buf + k, i - k);
+			push(t, T_IDENT, buf + k, i - k, line);
 		} else if (c >= '0' && c <= '9') {
 			while (i < len && (is_ident_char(buf[i]) || buf[i] == '.'))
 				i++;
-			push(t, T_OTHER, buf, 0);
+			push(t, T_OTHER, buf, 0, line);
 		} else {
 			size_t n = 1, p;
 
@@ -134,7 +152,7 @@ static void tokenize(const char *buf, size_t len, struct toks *t)
 					break;
 				}
 			}
-			push(t, T_PUNCT, buf + i, n);
+			push(t, T_PUNCT, buf + i, n, line);
 			i += n;
 		}
 	}
@@ -216,6 +234,30 @@ static int write_context(const struct toks *t, size_t i, int array)
 	return 0;
 }
 
+/*
+ * The form of an assembly mention at I: asm when it is in the last operand
+ * of an instruction (nothing but its addressing follows on the line, a
+ * comma precedes it, the line is no directive), else addr.
+ */
+static const char *asm_form(const struct toks *t, size_t i)
+{
+	unsigned int line = t->v[i].line;
+	size_t first = i, k;
+	int comma_before = 0;
+
+	while (first > 0 && t->v[first - 1].line == line)
+		first--;
+	for (k = first; k < i; k++)
+		comma_before |= tok_is(t, k, ",");
+	for (k = i + 1; k < t->n && t->v[k].line == line; k++) {
+		if (tok_is(t, k, ",") || tok_is(t, k, ";"))
+			return "addr";
+	}
+	if (tok_is(t, first, ".") || tok_is(t, first, "#"))
+		return "addr";
+	return comma_before ? "asm" : "addr";
+}
+
 static char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -235,6 +277,35 @@ static char *read_file(const char *path, size_t *len)
 	fclose(f);
 	*len = n;
 	return buf;
+}
+
+/* --asm: one writes row per mention of a name in the file at PATH. */
+static int asm_rows(const struct strtab *names, const char *path,
+		    struct toks *t)
+{
+	char word[256];
+	size_t len, i;
+	char *buf = read_file(path, &len);
+
+	if (!buf) {
+		fprintf(stderr, "mentions: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	tokenize(buf, len, t);
+	for (i = 0; i < t->n; i++) {
+		const struct tok *k = &t->v[i];
+
+		if (k->kind != T_IDENT || k->len >= sizeof(word))
+			continue;
+		memcpy(word, k->s, k->len);
+		word[k->len] = '\0';
+		if (strtab_find(names, word) == STR_NONE)
+			continue;
+		printf("%s\t%u\t%s\t-\t%s\n", path, k->line, word,
+		       asm_form(t, i));
+	}
+	free(buf);
+	return 0;
 }
 
 static int file_hits(const struct strtab *names, const unsigned char *arrays,
@@ -270,7 +341,7 @@ static int file_hits(const struct strtab *names, const unsigned char *arrays,
 static void print_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: mentions [--any] NAMES_FILE < FILE_LIST\n"
+		"usage: mentions [--any | --asm] NAMES_FILE < FILE_LIST\n"
 		"\n"
 		"Print the files of FILE_LIST (one path per line) in which a\n"
 		"name of NAMES_FILE may be written or escape: after & ++ --,\n"
@@ -279,6 +350,9 @@ static void print_usage(FILE *out)
 		"whole call argument or right-hand side.  NAMES_FILE has one\n"
 		"name per line, followed by a tab and \"array\" for arrays.\n"
 		"--any: print the files with any mention.\n"
+		"--asm: FILE_LIST is assembly; print a writes row\n"
+		"\"file line name - asm|addr\" for every mention (asm: in\n"
+		"the last, destination, operand of an instruction).\n"
 		"Exit: 0 done, 1 a file could not be read, 2 usage.\n");
 }
 
@@ -289,11 +363,14 @@ int main(int argc, char **argv)
 	unsigned char *arrays = NULL;
 	size_t arrays_cap = 0;
 	char line[4096];
-	int any = 0, status = 0, argi = 1;
+	int any = 0, asm_mode = 0, status = 0, argi = 1;
 	FILE *nf;
 
 	if (argi < argc && !strcmp(argv[argi], "--any")) {
 		any = 1;
+		argi++;
+	} else if (argi < argc && !strcmp(argv[argi], "--asm")) {
+		asm_mode = 1;
 		argi++;
 	}
 	if (argi < argc && (!strcmp(argv[argi], "-h") ||
@@ -344,10 +421,13 @@ int main(int argc, char **argv)
 		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[0])
 			continue;
-		r = file_hits(&names, arrays, line, &t, any);
+		if (asm_mode)
+			r = asm_rows(&names, line, &t);
+		else
+			r = file_hits(&names, arrays, line, &t, any);
 		if (r < 0)
 			status = 1;
-		else if (r)
+		else if (r && !asm_mode)
 			printf("%s\n", line);
 	}
 	free(t.v);

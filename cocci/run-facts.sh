@@ -162,8 +162,8 @@ git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 ||
 	die "TREE '$tree' is not a git work tree (git grep is the prefilter)"
 command -v spatch >/dev/null || die "spatch not found (apt-get install coccinelle)"
 mentions=$here/../candidates/mentions
-[ "$extend" -eq 0 ] || [ -x "$mentions" ] ||
-	die "missing $mentions, the phase-2 prefilter (run make programs)"
+[ -x "$mentions" ] ||
+	die "missing $mentions, the phase-2 prefilter and .S reader (run make programs)"
 [ -f "$cocci" ] || die "missing $cocci"
 for s in "$@"; do
 	[ -e "$tree/$s" ] || die "SCOPE '$s' does not exist in $tree"
@@ -309,6 +309,22 @@ fi
 # ---- merge, atomically -------------------------------------------------------
 
 collect "$wd/files" >"$wd/rows"
+
+# ---- assembly: the .S files, which spatch does not read ---------------------
+# Every mention of a global seen defined becomes a writes row with func -:
+# form asm in an instruction's destination operand, addr otherwise.
+awk -F '\t' '$1 == "defs" && $5 == "global" &&
+	$4 ~ /^[A-Za-z_][A-Za-z0-9_][A-Za-z0-9_]+$/ { print $4 }' "$wd/rows" |
+	sort -u >"$wd/gnames"
+if [ -s "$wd/gnames" ]; then
+	git -C "$tree" ls-files -- '*.S' ':(exclude)tools' ':(exclude)scripts' \
+		':(exclude)Documentation' >"$wd/asm" ||
+		die "git ls-files failed in $tree"
+	(cd "$tree" && "$mentions" --asm "$wd/gnames" <"$wd/asm") >"$wd/asmrows"
+	[ $? -le 1 ] || die "candidates/mentions --asm failed on $tree"
+	sed 's/^/writes\t/' "$wd/asmrows" >>"$wd/rows"
+	echo "run-facts: assembly: $(wc -l <"$wd/asm") .S files, $(wc -l <"$wd/asmrows") mentions of globals" >&2
+fi
 for t in $tables; do
 	eval "printf '%s\n' \"\$hdr_$t\"" >"$facts/.$t.tsv.tmp"
 done

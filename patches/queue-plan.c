@@ -295,6 +295,10 @@ static void describe_writer(struct sb *s, const char *tree,
 			*p++ = '\0';
 			sb_addf(&t, "%s:%s: %s with permission %s: no write bit, so only set while parameters are parsed at boot",
 				file, line, form, p);
+		} else if (strlen(file) > 2 &&
+			   !strcmp(file + strlen(file) - 2, ".S")) {
+			sb_addf(&t, "%s:%s: referenced from assembly, not as the destination of an instruction; the warn-mode boot saw no write",
+				file, line);
 		} else if (!strcmp(form, "initdata-addr")) {
 			sb_addf(&t, "%s:%s: address stored in an __initdata/.init table, which is freed after init and which only init code may refer to (modpost checks)",
 				file, line);

@@ -32,7 +32,7 @@ mkdir -p "$T/facts"
 if [ -f cocci/run-facts.sh ]; then
 	how="cocci/run-facts.sh"
 	# run-facts.sh wants a git work tree of its own: copy the corpus
-	mkdir -p "$T/tree" && cp "$FIX"/*.c "$T/tree"/ &&
+	mkdir -p "$T/tree" && cp "$FIX"/*.c "$FIX"/*.S "$T/tree"/ &&
 	git -C "$T/tree" init -q && git -C "$T/tree" add . &&
 	git -C "$T/tree" -c user.name=t -c user.email=t@t commit -qm fixtures &&
 	sh cocci/run-facts.sh "$T/tree" "$T/facts" > "$T/log" 2>&1

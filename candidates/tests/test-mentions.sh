@@ -75,6 +75,21 @@ case_ ifparen.c drop "the parenthesis of if" <<'C'
 void f(void) { if (gval) g(); while (gval) g(); }
 C
 
+# --asm: rows for .S files, asm for a destination operand, addr otherwise
+cat > "$T/head.S" <<'S'
+/* gval in a comment */
+	btsq	$63, gval(%rip)
+	movq	garr(%rip), %rax
+	.quad	gval
+S
+(cd "$T" && echo head.S | "$OLDPWD/$BIN" --asm "$T/names") > "$T/asm.out"
+printf 'head.S\t2\tgval\t-\tasm\nhead.S\t3\tgarr\t-\taddr\nhead.S\t4\tgval\t-\taddr\n' > "$T/asm.want"
+if cmp -s "$T/asm.out" "$T/asm.want"; then
+	ok "--asm: destination operand is asm, source and .quad are addr, comments ignored"
+else
+	nok "--asm: destination operand is asm, source and .quad are addr" "got: $(tr '\t\n' ' |' < "$T/asm.out")"
+fi
+
 (cd "$T" && printf 'missing.c\n' | "$OLDPWD/$BIN" "$T/names" \
 	> "$T/o" 2> "$T/e"); rc=$?
 if [ $rc -eq 1 ] && grep -q 'missing.c' "$T/e"; then
