@@ -76,6 +76,18 @@ while read -r f; do
 		sed -i 's/\]  __ro_after_init/] __ro_after_init/' "$wd/b/$f"
 	grep -q '__ro_after_init ;' "$tree/$f" ||
 		sed -i 's/ __ro_after_init ;/ __ro_after_init;/' "$wd/b/$f"
+	# On the lines this diff changes, drop an explicit "= 0", "= false"
+	# or "= NULL": checkpatch rejects those on any line a patch touches,
+	# and a file-scope variable without initializer is zero in
+	# .data..ro_after_init just the same.
+	awk -v orig="$tree/$f" '{
+		o = ""
+		if ((getline o < orig) > 0 && o != $0 &&
+		    $0 ~ /__ro_after_init = (0|false|NULL);/)
+			sub(/__ro_after_init = (0|false|NULL);/, "__ro_after_init;")
+		print
+	}' "$wd/b/$f" >"$wd/b/$f.fix" && mv "$wd/b/$f.fix" "$wd/b/$f" ||
+		die "cannot tidy $f"
 done <"$wd/files"
 
 while read -r f; do

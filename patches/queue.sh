@@ -84,8 +84,22 @@ queue=$(cd "$queue" && pwd)
 set --
 if [ -n "${QUEUE_EXCLUDE-}" ]; then
 	[ -f "$QUEUE_EXCLUDE" ] || die "QUEUE_EXCLUDE=$QUEUE_EXCLUDE: no such file"
-	set -- --exclude "$QUEUE_EXCLUDE"
 fi
+# Accepted variables in files that patches/core adds (our warn mode, not
+# upstream code) cannot go to a maintainer: the pristine tree lacks them.
+core_only=$queue/.core-only.tsv
+{
+	printf 'file\tname\treason\n'
+	[ -z "${QUEUE_EXCLUDE-}" ] || tail -n +2 "$QUEUE_EXCLUDE"
+	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["verdict"] == "accepted" { print $c["file"] "\t" $c["variable"] }' \
+		"$journal" | sort -u | while IFS='	' read -r f v; do
+		git -C "$tree" cat-file -e "pristine:$f" 2>/dev/null ||
+			printf '%s\t%s\t%s\n' "$f" "$v" \
+				"in a file added by patches/core, not in the pristine tree"
+	done
+} >"$core_only"
+set -- --exclude "$core_only"
 "$bin" plan --journal "$journal" --candidates "$cands" --tree "$tree" \
 	--out "$queue" --signoff "$name <$email>" --profile "$profile" \
 	--max-vars "$max_vars" "$@" || die "planning failed"

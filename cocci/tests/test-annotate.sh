@@ -47,6 +47,10 @@ grep -qx 'static int foo_rm_arr\[3\] __ro_after_init;' "$tmp/t/annotate_cases.c"
 grep -qx 'static int foo_rm_noinit __ro_after_init;' "$tmp/t/annotate_cases.c" &&
 	ok "__read_mostly without initializer: no space before ';'" ||
 	notok "__read_mostly without initializer: no space before ';'" "$(grep foo_rm_noinit "$tmp/t/annotate_cases.c")"
+grep -qx 'static _Bool foo_zero __ro_after_init;' "$tmp/t/annotate_cases.c" &&
+	grep -qx 'static int untouched_zero = 0;' "$tmp/t/annotate_cases.c" &&
+	ok "'= 0' dropped on the annotated line only (checkpatch), kept elsewhere" ||
+	notok "'= 0' dropped on the annotated line only" "$(grep _zero "$tmp/t/annotate_cases.c" | tr '\n' '|')"
 grep -qx 'static int untouched = 2;' "$tmp/t/annotate_cases.c" &&
 	ok "unlisted variable untouched" || notok "unlisted variable untouched" "changed"
 
