@@ -245,6 +245,14 @@ static int load_params(struct facts *f, struct tsv *t)
 			return -1;
 		}
 		p.kind = (uint8_t)kind;
+		/*
+		 * module_param_call(create, set, get, (void *)MODE, perm):
+		 * a callback parameter whose argument is no variable has
+		 * nothing to judge (drivers/scsi/fcoe/fcoe_transport.c).
+		 */
+		if (kind == P_MODULE_PARAM && !strcmp(t->field[2], "-") &&
+		    strcmp(t->field[5], "-"))
+			continue;
 		if ((kind == P_SETUP || kind == P_EARLY) ?
 		    need(t, 5, "handler") : need(t, 2, "var"))
 			return -1;
