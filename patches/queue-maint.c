@@ -174,6 +174,11 @@ int maint_load(struct maint *m, const char *path, const char *tree)
 		if (!is_type_line(p)) {
 			prev_type = 0;
 			if (*p) {
+				char *tab;
+
+				/* "HPET:<TAB>x86": a tab would split plan TSVs */
+				for (tab = p; (tab = strchr(tab, '\t'));)
+					*tab = ' ';
 				title = p;
 				title_line = lineno;
 			}
