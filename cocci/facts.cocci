@@ -463,12 +463,15 @@ if q.current_element in (name, "something_else"):
 		# read only what precedes the macro on its line
 		head = prefix(f, q.line, q.column)
 	words = WORD_RE.findall(head)
+	tail, init = after_name(f, q.line, q.column + len(name))
+	# a prototype (static int foo(void);, or a function in a header without
+	# extern) matches T x; with T a function type: it is no variable
+	proto = tail.lstrip()[:1] == chr(40)
 	# locals of a macro body (#define m() { int val; ... }) parse as
 	# file-scope definitions: they are not variables of the file
-	if "extern" not in words and "typedef" not in words and \
-	   (f, q.line, q.column) not in done and not in_macro(f, q.line):
+	if "extern" not in words and "typedef" not in words and not proto \
+	   and (f, q.line, q.column) not in done and not in_macro(f, q.line):
 		done.add((f, q.line, q.column))
-		tail, init = after_name(f, q.line, q.column + len(name))
 		ty = clean(T)
 		for a in ATTRS:
 			ty = re.sub(r"\b" + a + r"\b", "", ty)
