@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -53,6 +54,9 @@ struct ctx {
 	/* the baseline: violations and failing exercises of the bare kernel */
 	char **base_viol, **base_fail[2];
 	int nbase_viol, nbase_fail[2];
+	/* the objects of the baseline build, sorted: what the profile compiles */
+	char **objs;
+	int nobjs;
 	/* figures */
 	int builds, boots, nboot;
 	double t_build, t_boot, t_bisect, t_start;
@@ -65,6 +69,8 @@ static const char usage_text[] =
 "Validate the class ro_after_init rows of a candidates TSV by batches:\n"
 "annotate, build, section check, boot in warn mode with the exercise\n"
 "suite, bisect what fails, confirm in the default mode, journal.\n"
+"Candidates in files that the bare kernel's build does not compile are\n"
+"not-built at once, without a place in a batch.\n"
 "\n"
 "  --candidates FILE  the finder's TSV (file line name ... class ...)\n"
 "  --tree DIR         a git work tree of the prepared kernel, used only by\n"
@@ -932,6 +938,80 @@ static void boot_phase(struct ctx *x, enum mode m, int *set, int *n,
 
 /* ---- baseline, batches, progress ---------------------------------------- */
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* nftw() has no context argument: list_objects() lends it these. */
+static struct ctx *walk_ctx;
+static size_t walk_root;
+
+static int add_object(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	size_t l = strlen(path);
+	struct ctx *x = walk_ctx;
+
+	(void)st;
+	(void)ftw;
+	if (type == FTW_F && l > walk_root + 2 && !strcmp(path + l - 2, ".o")) {
+		x->objs = xrealloc(x->objs, (x->nobjs + 1) * sizeof(char *));
+		x->objs[x->nobjs++] = xstrdup(path + walk_root + 1);
+	}
+	return 0;
+}
+
+/*
+ * The .o files of the finished baseline build: which files the profile
+ * compiles does not depend on annotations, so a candidate whose file has
+ * none is not-built without taking a place in a batch.
+ */
+static void list_objects(struct ctx *x)
+{
+	walk_ctx = x;
+	walk_root = strlen(x->build_dir);
+	if (nftw(x->build_dir, add_object, 16, FTW_PHYS))
+		die(EXIT_HOST, "%s: cannot list the objects: %s", x->build_dir,
+		    strerror(errno));
+	qsort(x->objs, x->nobjs, sizeof(char *), cmp_str);
+}
+
+/*
+ * Journal not-built for the undecided candidates the baseline build did
+ * not compile, with the evidence section_check() would give them.  A
+ * baseline file of an older validate lists no objects: then batches
+ * decide them as before.
+ */
+static void decide_unbuilt(struct ctx *x)
+{
+	int i;
+
+	if (!x->nobjs)
+		return;
+	for (i = 0; i < x->c->n; i++) {
+		struct cand *cd = &x->c->v[i];
+		size_t l = strlen(cd->file);
+		char *rel, *ev;
+
+		if (cd->verdict != V_UNDECIDED)
+			continue;
+		if (l < 3 || strcmp(cd->file + l - 2, ".c")) {
+			journal_record(&x->j, cd, "baseline", V_NOTBUILT,
+				       "not-built: not a .c file, no object to check");
+			continue;
+		}
+		rel = xasprintf("%.*s.o", (int)(l - 2), cd->file);
+		if (!bsearch(&rel, x->objs, x->nobjs, sizeof(char *), cmp_str)) {
+			ev = xasprintf("not-built: %s is not compiled in profile %s",
+				       rel, x->profile);
+			journal_record(&x->j, cd, "baseline", V_NOTBUILT, ev);
+			free(ev);
+		}
+		free(rel);
+	}
+}
+
 static void load_baseline(struct ctx *x)
 {
 	char *p = xasprintf("%s/baseline-%s-%s.tsv", x->state, x->config_hash,
@@ -956,10 +1036,15 @@ static void load_baseline(struct ctx *x)
 				x->base_fail[m][x->nbase_fail[m]++] = xstrdup(f[2]);
 			} else if (i == 2 && !strcmp(f[0], "first-mode")) {
 				x->first_mode = !strcmp(f[1], "default");
+			} else if (i == 2 && !strcmp(f[0], "object")) {
+				x->objs = xrealloc(x->objs,
+					(x->nobjs + 1) * sizeof(char *));
+				x->objs[x->nobjs++] = xstrdup(f[1]);
 			}
 		}
 		free(buf);
 		free(p);
+		qsort(x->objs, x->nobjs, sizeof(char *), cmp_str);
 		return;
 	}
 	warnx("baseline: building and booting the bare %s kernel", x->profile);
@@ -967,6 +1052,7 @@ static void load_baseline(struct ctx *x)
 	if (!prepare(x, NULL, 0))
 		die(EXIT_HOST, "the unannotated tree does not build, see %s/build.log",
 		    x->build_dir);
+	list_objects(x);
 	boot_kernel(x, M_DEFAULT, NULL, 0, &o, 1);
 	if (o.rc >= 2)
 		die(EXIT_HOST, "baseline: the bare kernel's default boot is %s (see %s/boots)",
@@ -994,6 +1080,8 @@ static void load_baseline(struct ctx *x)
 		for (i = 0; i < x->nbase_fail[m]; i++)
 			fprintf(fp, "fail\t%s\t%s\n", mode_name[m],
 				x->base_fail[m][i]);
+	for (i = 0; i < x->nobjs; i++)
+		fprintf(fp, "object\t%s\n", x->objs[i]);
 	if (fflush(fp) || fsync(fileno(fp)) || fclose(fp) || rename(tmp, p))
 		die(EXIT_HOST, "%s: %s", p, strerror(errno));
 	warnx("baseline: first boots in %s mode, %d baseline violations, %d+%d failing exercises",
@@ -1002,6 +1090,15 @@ static void load_baseline(struct ctx *x)
 	free(tmp);
 	free(p);
 	free(x->batch);
+}
+
+static void count_verdicts(struct ctx *x)
+{
+	int i;
+
+	memset(x->counts, 0, sizeof(x->counts));
+	for (i = 0; i < x->c->n; i++)
+		x->counts[x->c->v[i].verdict]++;
 }
 
 static void fmt_time(char *b, size_t n, double s)
@@ -1180,7 +1277,8 @@ int main(int argc, char **argv)
 	struct ctx x = { .profile = "fast", .timeout = 400, .retest = 1,
 			 .accel = "tcg" };
 	struct cands c;
-	int opt, size = 64, max = -1, done, todo, K, k, i, *order, *starts;
+	int opt, size = 64, max = -1, done, decided, todo, K, k, i;
+	int *order, *starts;
 	char *p, *t;
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -1301,8 +1399,7 @@ int main(int argc, char **argv)
 	setup_hashes(&x);
 	done = journal_open(&x.j, journal_path, x.config_hash, x.core_hash,
 			    &c);
-	for (i = 0; i < c.n; i++)
-		x.counts[c.v[i].verdict]++;
+	count_verdicts(&x);
 	if (max >= 0) {
 		int left = max;
 
@@ -1316,18 +1413,20 @@ int main(int argc, char **argv)
 	order = xmalloc((c.n + 1) * sizeof(int));
 	starts = xmalloc((c.n + 2) * sizeof(int));
 	K = plan_batches(&c, size, order, starts);
-	todo = starts[K];
+	decided = starts[K];
 	x.t_start = now();
-	if (K)
+	if (K) {
 		load_baseline(&x);
+		decide_unbuilt(&x);
+		count_verdicts(&x);
+		K = plan_batches(&c, size, order, starts);
+	}
+	todo = starts[K];
 	for (k = 0; k < K; k++) {
 		x.batch = xasprintf("%ld.%d", (long)time(NULL), k + 1);
 		progress(&x, k + 1, K, starts[k], todo);
 		do_batch(&x, order + starts[k], starts[k + 1] - starts[k]);
-		for (i = 0; i <= V_SKIPPED; i++)
-			x.counts[i] = 0;
-		for (i = 0; i < c.n; i++)
-			x.counts[c.v[i].verdict]++;
+		count_verdicts(&x);
 		free(x.batch);
 	}
 	if (K)
@@ -1339,7 +1438,7 @@ int main(int argc, char **argv)
 
 		if (f) {
 			fprintf(f, "decided\t%d\nwall_s\t%.1f\nbuilds\t%d\nbuild_s\t%.1f\nboots\t%d\nboot_s\t%.1f\nbisect_s\t%.1f\n",
-				todo, now() - x.t_start, x.builds, x.t_build,
+				decided, now() - x.t_start, x.builds, x.t_build,
 				x.boots, x.t_boot, x.t_bisect);
 			fclose(f);
 		}

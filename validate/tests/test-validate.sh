@@ -137,6 +137,11 @@ check "arch_task_struct_size rejected: in .data..read_mostly, gcc's section conf
 v=$(verdict "$ja" rps_cpu_mask)
 check "rps_cpu_mask not-built (net/ not in the fast profile)" \
 	sh -c "echo '$v' | grep -q '^not-built	'"
+b=$(awk -F'\t' '$2 == "rps_cpu_mask" { print $5 }' "$ja")
+check "rps_cpu_mask decided from the baseline's objects, outside any batch (batch '$b')" \
+	[ "$b" = baseline ]
+check "the baseline lists the objects the profile compiles" \
+	sh -c "grep -q '^object	init/main.o\$' '$st'/a/baseline-*.tsv"
 v=$(verdict "$ja" no_such_var)
 check "no_such_var rejected: annotate found no definition" \
 	sh -c "echo '$v' | grep -q '^rejected	annotate: no definition'"
