@@ -327,6 +327,26 @@ def chain_form(x, lv):
 		return "element"
 	return None
 
+# MACRO(x) = e: only a macro can be an lvalue call (RIP_REL_REF(x))
+def macro_lvalue(x, lv):
+	return re.match(r"^[A-Za-z_][A-Za-z0-9_]*\s*\(\s*" + re.escape(x) +
+			r"\s*\)$", str(lv)) is not None
+
+def macro_out_write(x, L, p, pl):
+	"""x (or x.f, x[i]) is the output argument L of a writer macro."""
+	q = Loc(p[0])
+	name = ident(x)
+	form = chain_form(name, L)
+	if (q.line, q.column) != (int(pl[0].line), int(pl[0].column)) or \
+	   not form or infunc(q) == "-":
+		return
+	if form == "bare":
+		form = "assign"
+	elif form == "arrow":
+		form = "element" if is_array(q.file, name) else None
+	if form:
+		report_write(q, name, form)
+
 def is_array(f, x):
 	d = defs.get(f, {}).get(x)
 	return d is not None and d[0] == 1
@@ -654,8 +674,10 @@ aop << lv.aop = "";
 q = Loc(p[0])
 name = ident(x)
 form = chain_form(name, L)
-if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
-   infunc(q) != "-":
+first = (q.line, q.column) == (int(pl[0].line), int(pl[0].column))
+if not first and macro_lvalue(name, L):
+	first, form = True, "bare"
+if first and form and infunc(q) != "-":
 	if form == "bare":
 		if aop == "":
 			form = "incdec"
@@ -668,6 +690,57 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
 		form = "element" if is_array(q.file, name) else None
 	if form:
 		report_write(q, name, form)
+
+// macros that assign an argument: rdmsrl(msr, x) is x = rdmsr(msr).  Two
+// rules, because a disjunction stops at its first matching branch and
+// rdmsr(msr, lo, hi) writes two arguments.
+@lvm@
+global idexpression x;
+expression L, E, E2;
+position p, pl;
+@@
+(
+rdmsrl(E, \( L@pl \& <+... x@p ...+> \))
+|
+rdmsr(E, \( L@pl \& <+... x@p ...+> \), E2)
+|
+savesegment(E, \( L@pl \& <+... x@p ...+> \))
+|
+get_user(\( L@pl \& <+... x@p ...+> \), E)
+|
+__get_user(\( L@pl \& <+... x@p ...+> \), E)
+|
+do_div(\( L@pl \& <+... x@p ...+> \), E)
+|
+swap(\( L@pl \& <+... x@p ...+> \), E)
+)
+
+@script:python@
+x << lvm.x;
+L << lvm.L;
+p << lvm.p;
+pl << lvm.pl;
+@@
+macro_out_write(x, L, p, pl)
+
+@lvm2@
+global idexpression x;
+expression L, E, E2;
+position p, pl;
+@@
+(
+rdmsr(E, E2, \( L@pl \& <+... x@p ...+> \))
+|
+swap(E, \( L@pl \& <+... x@p ...+> \))
+)
+
+@script:python@
+x << lvm2.x;
+L << lvm2.L;
+p << lvm2.p;
+pl << lvm2.pl;
+@@
+macro_out_write(x, L, p, pl)
 
 // &x compared with a pointer is a read, not an escape
 @cmp@
