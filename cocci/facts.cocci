@@ -332,6 +332,24 @@ def macro_lvalue(x, lv):
 	return re.match(r"^[A-Za-z_][A-Za-z0-9_]*\s*\(\s*" + re.escape(x) +
 			r"\s*\)$", str(lv)) is not None
 
+def lv_write(x, L, p, pl, bare_form):
+	"""x starts the lvalue L of an assignment or increment (bare_form)."""
+	q = Loc(p[0])
+	name = ident(x)
+	form = chain_form(name, L)
+	first = (q.line, q.column) == (int(pl[0].line), int(pl[0].column))
+	if not first and macro_lvalue(name, L):
+		first, form = True, "bare"
+	if not first or not form or infunc(q) == "-":
+		return
+	if form == "bare":
+		form = bare_form
+	elif form == "arrow":
+		# p->f writes the pointee, unless x is an array here
+		form = "element" if is_array(q.file, name) else None
+	if form:
+		report_write(q, name, form)
+
 def macro_out_write(x, L, p, pl):
 	"""x (or x.f, x[i]) is the output argument L of a writer macro."""
 	q = Loc(p[0])
@@ -646,15 +664,32 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
 		else:
 			report_write(q, name, "array-arg")
 
+// Assignments and increments are two rules: a disjunction stops at the
+// first branch that matches anywhere in a statement, so one rule would
+// miss the x++ of 'idx = n + x++;'.
 @lv@
 global idexpression x;
 expression L, E;
 assignment operator aop;
 position p, pl;
 @@
-(
 \( L@pl \& <+... x@p ...+> \) aop E
-|
+
+@script:python@
+x << lv.x;
+L << lv.L;
+p << lv.p;
+pl << lv.pl;
+aop << lv.aop;
+@@
+lv_write(x, L, p, pl, "assign" if str(aop).strip() == "=" else "compound")
+
+@lvinc@
+global idexpression x;
+expression L;
+position p, pl;
+@@
+(
 \( L@pl \& <+... x@p ...+> \)++
 |
 \( L@pl \& <+... x@p ...+> \)--
@@ -665,31 +700,12 @@ position p, pl;
 )
 
 @script:python@
-x << lv.x;
-L << lv.L;
-p << lv.p;
-pl << lv.pl;
-aop << lv.aop = "";
+x << lvinc.x;
+L << lvinc.L;
+p << lvinc.p;
+pl << lvinc.pl;
 @@
-q = Loc(p[0])
-name = ident(x)
-form = chain_form(name, L)
-first = (q.line, q.column) == (int(pl[0].line), int(pl[0].column))
-if not first and macro_lvalue(name, L):
-	first, form = True, "bare"
-if first and form and infunc(q) != "-":
-	if form == "bare":
-		if aop == "":
-			form = "incdec"
-		elif str(aop).strip() == "=":
-			form = "assign"
-		else:
-			form = "compound"
-	if form == "arrow":
-		# p->f writes the pointee, unless x is an array here
-		form = "element" if is_array(q.file, name) else None
-	if form:
-		report_write(q, name, form)
+lv_write(x, L, p, pl, "incdec")
 
 // macros that assign an argument: rdmsrl(msr, x) is x = rdmsr(msr).  Two
 // rules, because a disjunction stops at its first matching branch and
