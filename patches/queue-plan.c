@@ -735,10 +735,19 @@ static void readme(struct sb *s, const struct plan_opts *o,
 	sb_add(s, "\nNot queued: the last journal verdict of these variables is not\n\"accepted\"; the reason is the journal's evidence.\n\n");
 	if (!nother)
 		sb_add(s, "  (none)\n");
-	for (i = 0; i < nother; i++)
-		sb_addf(s, "  %s:%ld %s: %s: %s\n", other[i].file,
-			other[i].line, other[i].name, other[i].verdict,
-			other[i].evidence);
+	for (i = 0; i < nother; i++) {
+		const char *ev = other[i].evidence;
+		size_t l = strlen(other[i].verdict);
+
+		/* validate's not-built evidence already starts with its verdict */
+		if (!strncmp(ev, other[i].verdict, l) && ev[l] == ':')
+			sb_addf(s, "  %s:%ld %s: %s\n", other[i].file,
+				other[i].line, other[i].name, ev);
+		else
+			sb_addf(s, "  %s:%ld %s: %s: %s\n", other[i].file,
+				other[i].line, other[i].name, other[i].verdict,
+				ev);
+	}
 }
 
 static int journal_cols(const struct table *j, int *c)

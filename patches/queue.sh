@@ -166,8 +166,10 @@ while IFS='	' read -r dir area prefix np nv <&3; do
 		echo "queue: $dir: get_maintainer.pl names no maintainer, To: Andrew Morton" >&2
 		set -- --to="Andrew Morton <akpm@linux-foundation.org>"
 	fi
+	# A maintainer of one file who reviews another is To: only.
 	while read -r a; do
-		[ -z "$a" ] || set -- "$@" --cc="$a"
+		[ -z "$a" ] || grep -qxF "$a" "$plan/$dir/to" ||
+			set -- "$@" --cc="$a"
 	done <"$plan/$dir/cc"
 	g -C "$qtree" format-patch -q --cover-letter --zero-commit \
 		--no-signature --no-thread --subject-prefix=PATCH \
@@ -201,11 +203,30 @@ while read -r p; do
 		echo "$out" >&2
 		echo "queue: checkpatch.pl --strict: $p is not clean" >&2
 		nbad=$((nbad + 1))
-		why=$(echo "$out" | grep -m 1 -E '^(ERROR|WARNING|CHECK):')
 		nnnn=$(basename "$p" | cut -c1-4)
-		awk -F '\t' -v why="checkpatch.pl --strict: $why" -v OFS='\t' \
-			'NR > 1 { print $1, $3, why }' \
-			"$plan/$(dirname "$p")/$nnnn.list" >>"$plan/unclean.tsv"
+		# The variables on the lines checkpatch names; all of the
+		# patch's variables when a complaint is on no variable's line.
+		echo "$out" | awk -F '\t' -v OFS='\t' '
+			NR == FNR {
+				if (FNR > 1) { name[++n] = $1 OFS $3; at[n] = $1 ":" $2 }
+				next
+			}
+			/^(ERROR|WARNING|CHECK):/ { msg = $0; if (first == "") first = msg }
+			match($0, /FILE: [^ ]*:[0-9]+:/) {
+				why[substr($0, RSTART + 6, RLENGTH - 7)] = msg
+				nwhy++
+			}
+			END {
+				for (i = 1; i <= n; i++) if (at[i] in why) hit[at[i]] = 1
+				all = nwhy == 0
+				for (k in why) if (!(k in hit)) all = 1
+				for (i = 1; i <= n; i++)
+					if (all)
+						print name[i], "checkpatch.pl --strict: " first
+					else if (at[i] in why)
+						print name[i], "checkpatch.pl --strict: " why[at[i]]
+			}' "$plan/$(dirname "$p")/$nnnn.list" - | LC_ALL=C sort \
+			>>"$plan/unclean.tsv"
 	fi
 done <"$queue/series"
 if [ "$nbad" -eq 0 ]; then

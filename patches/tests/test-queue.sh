@@ -132,6 +132,38 @@ rc=$?
 	ok "--exclude leaves a variable out and lists it as dropped" ||
 	not_ok "--exclude leaves a variable out and lists it as dropped" "exit $rc"
 
+# QUEUE_DROP_UNCLEAN=1 drops only the variable on the line checkpatch
+# names: check.c:24 keeps its '64*1024', check.c:22 is clean.
+ev='built=arch/x86/kernel/check.o,vmlinux; booted=warn,default; exercised=boot,cpu-online'
+{
+	head -n 1 "$fix/journal.tsv"
+	printf '2025-01-10T09:20:13Z\tmemory_corruption_check\tarch/x86/kernel/check.c\t22\t2\taccepted\t%s\t5a4b3c2d1e0f\te3b0c44298fc\n' "$ev"
+	printf '2025-01-10T09:20:13Z\tcorruption_check_size\tarch/x86/kernel/check.c\t24\t2\taccepted\t%s\t5a4b3c2d1e0f\te3b0c44298fc\n' "$ev"
+} >"$t/drop-journal.tsv"
+{
+	head -n 1 "$fix/candidates.tsv"
+	printf 'arch/x86/kernel/check.c\t22\tmemory_corruption_check\tstatic\tro_after_init\thigh\t1 init-only writes, 0 escapes in init-only code\tarch/x86/kernel/check.c:47:set_corruption_check:assign\n'
+	printf 'arch/x86/kernel/check.c\t24\tcorruption_check_size\tstatic\tro_after_init\thigh\t1 init-only writes, 0 escapes in init-only code\tarch/x86/kernel/check.c:85:set_corruption_check_size:assign\n'
+} >"$t/drop-cands.tsv"
+rm -rf "$t/drop"
+sh "$root/patches/queue.sh" "$t/drop-journal.tsv" "$t/drop-cands.tsv" \
+	"$TREE" "$WORK" "$t/drop" >"$t/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q 'CHECK FAILED: checkpatch.pl --strict: 1 of 1 patches not clean' "$t/out" &&
+	ok "a patch checkpatch rejects fails make queue loudly" ||
+	not_ok "a patch checkpatch rejects fails make queue loudly" "exit $rc"
+rm -rf "$t/drop"
+QUEUE_DROP_UNCLEAN=1 sh "$root/patches/queue.sh" "$t/drop-journal.tsv" \
+	"$t/drop-cands.tsv" "$TREE" "$WORK" "$t/drop" >"$t/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] &&
+	grep -q "check.c:24 corruption_check_size: dropped: checkpatch.pl --strict: CHECK: spaces preferred around that '\\*'" "$t/drop/README" &&
+	! grep -q 'memory_corruption_check: dropped' "$t/drop/README" &&
+	grep -q '^+static int memory_corruption_check __ro_after_init = -1;' "$t/drop"/*/0001-*.patch &&
+	ok "QUEUE_DROP_UNCLEAN=1 drops the variable on checkpatch's line, keeps the rest of the file" ||
+	not_ok "QUEUE_DROP_UNCLEAN=1 drops the variable on checkpatch's line, keeps the rest of the file" \
+		"exit $rc: $(grep -h 'check.c' "$t/drop/README" 2>/dev/null | tr '\n' ' ')"
+
 GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 sh "$root/patches/queue.sh" \
 	"$journal" "$cands" "$TREE" "$WORK" "$t/noid" >"$t/out" 2>&1
 rc=$?
