@@ -11,9 +11,7 @@ BIN=candidates/candidates
 FIX=candidates/tests/fixtures
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-fix.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1 # $2"; }
+. qemu-boot/tests/tap.sh
 
 split_facts() {
 	d=$1
@@ -47,13 +45,13 @@ rc=$?
 if [ $rc -eq 0 ] && [ -s "$T/facts/defs.tsv" ]; then
 	ok "facts for the fixtures by $how"
 else
-	nok "facts for the fixtures by $how" "rc=$rc: $(tail -n 3 "$T/log")"
+	not_ok "facts for the fixtures by $how" "rc=$rc: $(tail -n 3 "$T/log")"
 fi
 
 if "$BIN" --facts "$T/facts" --out "$T/out.tsv" 2> "$T/err"; then
 	ok "candidates runs on the fixture facts"
 else
-	nok "candidates runs on the fixture facts" "$(cat "$T/err")"
+	not_ok "candidates runs on the fixture facts" "$(cat "$T/err")"
 fi
 
 tail -n +2 "$FIX/expect.tsv" > "$T/expect"
@@ -64,7 +62,7 @@ while IFS='	' read -r file name class conf label; do
 	if [ "$got" = "$class $conf" ]; then
 		ok "$label: $name is $class $conf"
 	else
-		nok "$label: $name is $class $conf" \
+		not_ok "$label: $name is $class $conf" \
 			"got '$got': $(printf '%s' "$row" | cut -f7)"
 	fi
 done < "$T/expect"
@@ -81,10 +79,9 @@ tail -n +2 "$T/facts/funcs.tsv" | cut -f3 | sort -u > "$T/funcnames"
 tail -n +2 "$T/out.tsv" | cut -f3 | sort -u | comm -12 - "$T/funcnames" \
 	> "$T/funcrows"
 if [ -s "$T/funcrows" ]; then
-	nok "no function is classified as a variable" \
+	not_ok "no function is classified as a variable" \
 		"$(tr '\n' ' ' < "$T/funcrows")"
 else
 	ok "no function is classified as a variable"
 fi
-echo "1..$n"
-[ $fail -eq 0 ]
+finish

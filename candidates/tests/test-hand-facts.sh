@@ -8,9 +8,7 @@ cd "$(dirname "$0")/../.."
 BIN=candidates/candidates
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-hand.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1 # $2"; }
+. qemu-boot/tests/tap.sh
 tsv() { grep -v "^#" | sed -e "s/|/	/g" -e "s/%OR%/|/g" > "$T/facts/$1"; }
 
 mkdir -p "$T/facts"
@@ -225,7 +223,7 @@ X
 if "$BIN" --facts "$T/facts" --out "$T/out.tsv" 2> "$T/err"; then
 	ok "runs on hand-written facts"
 else
-	nok "runs on hand-written facts" "$(cat "$T/err")"
+	not_ok "runs on hand-written facts" "$(cat "$T/err")"
 fi
 
 # expect FILE NAME CLASS CONFIDENCE LABEL
@@ -233,7 +231,7 @@ expect() {
 	row=$(awk -F'\t' -v f="$1" -v v="$2" '$1 == f && $3 == v' "$T/out.tsv")
 	got=$(printf '%s\n' "$row" | cut -f5,6 | tr '\t' ' ')
 	if [ "$got" = "$3 $4" ]; then ok "$5: $2 is $3 $4"
-	else nok "$5: $2 is $3 $4" "got '$got': $(printf '%s' "$row" | cut -f7)"
+	else not_ok "$5: $2 is $3 $4" "got '$got': $(printf '%s' "$row" | cut -f7)"
 	fi
 }
 expect a.c w_init ro_after_init high "written in __init only"
@@ -289,37 +287,36 @@ expect to.c to_var rejected - "file that timed out"
 # the reasons and evidence
 grep -q '	bad_ro	.*written after init: a\.c:122:foo_runtime:assign' "$T/out.tsv" &&
 	ok "already row names the post-init writer" ||
-	nok "already row names the post-init writer" "$(grep bad_ro "$T/out.tsv")"
+	not_ok "already row names the post-init writer" "$(grep bad_ro "$T/out.tsv")"
 grep -q '	w_hotplug	.*a\.c:101 foo_cpu_online assign\|a\.c:101:foo_cpu_online:assign: address of foo_cpu_online taken at a\.c:300' "$T/out.tsv" &&
 	ok "rejection names the first disqualifying writer and why" ||
-	nok "rejection names the first disqualifying writer and why" "$(grep w_hotplug "$T/out.tsv")"
+	not_ok "rejection names the first disqualifying writer and why" "$(grep w_hotplug "$T/out.tsv")"
 grep -q '	mixed_var	.*called from non-init foo_runtime at a\.c:404' "$T/out.tsv" &&
 	ok "rejection names the non-init caller" ||
-	nok "rejection names the non-init caller" "$(grep mixed_var "$T/out.tsv")"
+	not_ok "rejection names the non-init caller" "$(grep mixed_var "$T/out.tsv")"
 grep -q '	p_rw	.*a\.c:4:-:module_param=0644$' "$T/out.tsv" &&
 	ok "module_param evidence, own mention ignored" ||
-	nok "module_param evidence, own mention ignored" "$(grep p_rw "$T/out.tsv")"
+	not_ok "module_param evidence, own mention ignored" "$(grep p_rw "$T/out.tsv")"
 grep -q '	never	.*	-$' "$T/out.tsv" && ok "no writers: evidence '-'" ||
-	nok "no writers: evidence '-'" "$(grep never "$T/out.tsv")"
+	not_ok "no writers: evidence '-'" "$(grep never "$T/out.tsv")"
 grep -q 'parse errors: 3 files' "$T/err" && ok "summary counts parse errors" ||
-	nok "summary counts parse errors" "$(cat "$T/err")"
+	not_ok "summary counts parse errors" "$(cat "$T/err")"
 head -n 1 "$T/out.tsv" | grep -qx 'file	line	name	storage	class	confidence	reason	evidence' &&
-	ok "output header" || nok "output header" "$(head -n 1 "$T/out.tsv")"
+	ok "output header" || not_ok "output header" "$(head -n 1 "$T/out.tsv")"
 tail -n +2 "$T/out.tsv" | sort -t "$(printf "\t")" -k1,1 -k2,2n -k3,3 -c 2>/dev/null &&
-	ok "rows sorted by file, line, name" || nok "rows sorted by file, line, name" "unsorted"
+	ok "rows sorted by file, line, name" || not_ok "rows sorted by file, line, name" "unsorted"
 "$BIN" --facts "$T/facts" --out "$T/out2.tsv" 2>/dev/null
 cmp -s "$T/out.tsv" "$T/out2.tsv" && ok "deterministic output" ||
-	nok "deterministic output" "two runs differ"
-ls "$T" | grep -q '\.tmp\.' && nok "no temporary left" "$(ls "$T")" ||
+	not_ok "deterministic output" "two runs differ"
+ls "$T" | grep -q '\.tmp\.' && not_ok "no temporary left" "$(ls "$T")" ||
 	ok "no temporary left"
 "$BIN" --facts "$T/facts" --explain mixed_var > "$T/explain" 2>&1
 grep -q 'DISQUALIFIES' "$T/explain" && grep -q 'foo_runtime' "$T/explain" &&
 	ok "--explain prints the reasoning" ||
-	nok "--explain prints the reasoning" "$(cat "$T/explain")"
+	not_ok "--explain prints the reasoning" "$(cat "$T/explain")"
 "$BIN" --facts "$T/facts" --explain no_such_var > /dev/null 2>&1
 [ $? -eq 1 ] && ok "--explain unknown name exits 1" ||
-	nok "--explain unknown name exits 1" "wrong exit"
-"$BIN" --help | grep -q -- '--facts DIR' && ok "--help" || nok "--help" "no usage"
+	not_ok "--explain unknown name exits 1" "wrong exit"
+"$BIN" --help | grep -q -- '--facts DIR' && ok "--help" || not_ok "--help" "no usage"
 
-echo "1..$n"
-[ $fail -eq 0 ]
+finish

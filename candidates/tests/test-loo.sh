@@ -10,9 +10,7 @@ WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
 SCOPE=${LOO_TEST_SCOPE:-security init arch/x86/mm kernel/power}
 T=$WORK/test-loo
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1 # $2"; }
+. qemu-boot/tests/tap.sh
 
 if [ ! -d "$TREE/.git" ]; then
 	echo "1..0 # SKIP no prepared tree at $TREE (make setup)"
@@ -26,7 +24,7 @@ line=$(grep '^bench-loo: recall ' "$T/out")
 echo "# $line (scope: $SCOPE; $(($(date +%s) - start)) s)"
 grep -A 12 'misses by cause' "$T/out" | sed 's/^/# /'
 if [ $rc -eq 2 ] || [ -z "$line" ]; then
-	nok "bench-loo runs on the subset" "exit $rc: $(tail -n 3 "$T/log")"
+	not_ok "bench-loo runs on the subset" "exit $rc: $(tail -n 3 "$T/log")"
 else
 	ok "bench-loo runs on the subset"
 fi
@@ -34,19 +32,18 @@ set -- $(echo "$line" | sed -n 's/.*recall \([0-9.]*\) (\([0-9]*\) of \([0-9]*\)
 if [ $# -eq 3 ] && [ "$3" -ge 30 ]; then
 	ok "held-out set is large enough to mean something ($3 variables)"
 else
-	nok "held-out set is large enough to mean something" "got '$line'"
+	not_ok "held-out set is large enough to mean something" "got '$line'"
 fi
 if [ $# -eq 3 ] && awk -v r="$1" 'BEGIN { exit !(r >= 0.80) }'; then
 	ok "leave-one-out recall $1 >= 0.80 ($2 of $3)"
 else
-	nok "leave-one-out recall >= 0.80" "got '$line'"
+	not_ok "leave-one-out recall >= 0.80" "got '$line'"
 fi
 if [ -s "$T/loo/report.tsv" ] &&
    awk -F '\t' 'NR > 1 && $4 != "ro_after_init" && $6 == "" { bad = 1 }
 	END { exit bad }' "$T/loo/report.tsv"; then
 	ok "every miss has a cause in report.tsv"
 else
-	nok "every miss has a cause in report.tsv" "see $T/loo/report.tsv"
+	not_ok "every miss has a cause in report.tsv" "see $T/loo/report.tsv"
 fi
-echo "1..$n"
-[ $fail -eq 0 ]
+finish

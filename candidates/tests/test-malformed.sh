@@ -7,9 +7,7 @@ cd "$(dirname "$0")/../.."
 BIN=candidates/candidates
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-bad.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1 # $2"; }
+. qemu-boot/tests/tap.sh
 
 # a valid, minimal fact set
 good() {
@@ -30,14 +28,14 @@ bad() {
 	rc=$?
 	if [ $rc -eq 1 ] && grep -qE "$2" "$T/err" && [ ! -e "$T/out.tsv" ]
 	then ok "$1"
-	else nok "$1" "rc=$rc: $(cat "$T/err")"
+	else not_ok "$1" "rc=$rc: $(cat "$T/err")"
 	fi
 }
 
 good
 "$BIN" --facts "$T/f" --out "$T/out.tsv" 2>/dev/null &&
 	grep -q '	x	static	ro_after_init	high	' "$T/out.tsv" &&
-	ok "the valid base case works" || nok "the valid base case works" "failed"
+	ok "the valid base case works" || not_ok "the valid base case works" "failed"
 
 good; printf 'a.c\t7\tx\tfoo_init\n' >> "$T/f/writes.tsv"
 bad "missing column" 'writes\.tsv:3: expected 5 fields, got 4'
@@ -68,12 +66,11 @@ bad "unknown param kind" "params\.tsv:2: unknown param kind 'param'"
 good; printf 'a.c\t1\t-\tsetup\t-\t-\n' >> "$T/f/params.tsv"
 bad "setup without handler" "params\.tsv:2: handler is missing"
 "$BIN" --bogus > /dev/null 2>&1; [ $? -eq 1 ] && ok "bad option exits 1" ||
-	nok "bad option exits 1" "wrong exit"
+	not_ok "bad option exits 1" "wrong exit"
 "$BIN" > /dev/null 2>&1; [ $? -eq 1 ] && ok "missing --facts exits 1" ||
-	nok "missing --facts exits 1" "wrong exit"
+	not_ok "missing --facts exits 1" "wrong exit"
 good; "$BIN" --facts "$T/f" --out "$T/nodir/out.tsv" 2> "$T/err"
 [ $? -eq 1 ] && grep -q 'cannot create' "$T/err" &&
-	ok "unwritable output exits 1" || nok "unwritable output exits 1" "$(cat "$T/err")"
+	ok "unwritable output exits 1" || not_ok "unwritable output exits 1" "$(cat "$T/err")"
 
-echo "1..$n"
-[ $fail -eq 0 ]
+finish

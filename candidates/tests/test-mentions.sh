@@ -8,9 +8,7 @@ cd "$(dirname "$0")/../.."
 BIN=candidates/mentions
 T=$(mktemp -d "${TMPDIR:-/tmp}/mentions.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1 # $2"; }
+. qemu-boot/tests/tap.sh
 
 printf 'gval\t\ngarr\tarray\n' > "$T/names"
 
@@ -23,7 +21,7 @@ case_() {
 	elif [ "$2" = drop ] && [ -z "$out" ]; then
 		ok "$3: dropped"
 	else
-		nok "$3" "expected $2, got '$out'"
+		not_ok "$3" "expected $2, got '$out'"
 	fi
 }
 
@@ -87,7 +85,7 @@ printf 'head.S\t2\tgval\t-\tasm\nhead.S\t3\tgarr\t-\taddr\nhead.S\t4\tgval\t-\ta
 if cmp -s "$T/asm.out" "$T/asm.want"; then
 	ok "--asm: destination operand is asm, source and .quad are addr, comments ignored"
 else
-	nok "--asm: destination operand is asm, source and .quad are addr" "got: $(tr '\t\n' ' |' < "$T/asm.out")"
+	not_ok "--asm: destination operand is asm, source and .quad are addr" "got: $(tr '\t\n' ' |' < "$T/asm.out")"
 fi
 
 (cd "$T" && printf 'missing.c\n' | "$OLDPWD/$BIN" "$T/names" \
@@ -95,11 +93,10 @@ fi
 if [ $rc -eq 1 ] && grep -q 'missing.c' "$T/e"; then
 	ok "an unreadable file is named and gives exit 1"
 else
-	nok "an unreadable file is named and gives exit 1" "rc=$rc $(cat "$T/e")"
+	not_ok "an unreadable file is named and gives exit 1" "rc=$rc $(cat "$T/e")"
 fi
 "$BIN" > /dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "no NAMES_FILE is a usage error (exit 2)" ||
-	nok "no NAMES_FILE is a usage error (exit 2)" "rc=$rc"
+	not_ok "no NAMES_FILE is a usage error (exit 2)" "rc=$rc"
 
-echo "1..$n"
-[ $fail -eq 0 ]
+finish

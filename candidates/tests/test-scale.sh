@@ -10,9 +10,7 @@ cd "$(dirname "$0")/../.."
 BIN=candidates/candidates
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-scale.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1 # $2"; }
+. qemu-boot/tests/tap.sh
 FILES=${SCALE_FILES:-30000}
 MAX_S=${SCALE_MAX_SECONDS:-10}
 MAX_MB=${SCALE_MAX_MB:-1500}
@@ -58,17 +56,16 @@ rc=$?
 read -r wall usr sys kb < "$T/time"
 secs=$(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
 mb=$((kb / 1024))
-[ $rc -eq 0 ] && ok "ran on $rows fact rows" || nok "ran on $rows fact rows" "$(cat "$T/err")"
+[ $rc -eq 0 ] && ok "ran on $rows fact rows" || not_ok "ran on $rows fact rows" "$(cat "$T/err")"
 awk -v s="$secs" -v m="$MAX_S" 'BEGIN { exit !(s <= m) }' &&
-	ok "took $secs s CPU, $wall s wall (limit $MAX_S s CPU)" || nok "took $secs s CPU, $wall s wall (limit $MAX_S s CPU)" "too slow"
+	ok "took $secs s CPU, $wall s wall (limit $MAX_S s CPU)" || not_ok "took $secs s CPU, $wall s wall (limit $MAX_S s CPU)" "too slow"
 [ "$mb" -le "$MAX_MB" ] && ok "peak RSS $mb MB (limit $MAX_MB MB)" ||
-	nok "peak RSS $mb MB (limit $MAX_MB MB)" "too much memory"
+	not_ok "peak RSS $mb MB (limit $MAX_MB MB)" "too much memory"
 ro=$(awk -F '\t' '$3 == "v0" && $5 == "ro_after_init" && $6 == "high"' "$T/out.tsv" | wc -l)
 rj=$(awk -F '\t' '$3 == "v1" && $5 == "rejected"' "$T/out.tsv" | wc -l)
 [ "$ro" -eq "$FILES" ] && ok "every v0 (10-deep __init chain) is ro_after_init high" ||
-	nok "every v0 (10-deep __init chain) is ro_after_init high" "$ro of $FILES"
+	not_ok "every v0 (10-deep __init chain) is ro_after_init high" "$ro of $FILES"
 [ "$rj" -eq "$FILES" ] && ok "every v1 (address-taken writer) is rejected" ||
-	nok "every v1 (address-taken writer) is rejected" "$rj of $FILES"
+	not_ok "every v1 (address-taken writer) is rejected" "$rj of $FILES"
 echo "# $(cat "$T/err")"
-echo "1..$n"
-[ $fail -eq 0 ]
+finish

@@ -6,10 +6,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cocci=$here/..
 fx=$here/fixtures
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1 # $2"; }
+. "$here/../../qemu-boot/tests/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-annotate.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -18,41 +15,41 @@ cp "$fx/annotate_cases.c" "$tmp/t/"
 (cd "$tmp/t" && git init -q . && git add . &&
 	git -c user.name=t -c user.email=t@t commit -qm t) || exit 1
 sh "$cocci/annotate.sh" "$tmp/t" "$fx/annotate_cases.keys" >"$tmp/d" 2>"$tmp/e"
-[ $? -eq 0 ] && ok "annotate.sh exits 0" || notok "annotate.sh exits 0" "$(cat "$tmp/e")"
+[ $? -eq 0 ] && ok "annotate.sh exits 0" || not_ok "annotate.sh exits 0" "$(cat "$tmp/e")"
 keys=$(($(wc -l <"$fx/annotate_cases.keys") - 1))
 plus=$(grep -c '^+[^+]' "$tmp/d")
 minus=$(grep -c '^-[^-]' "$tmp/d")
 [ "$plus" -eq "$keys" ] && [ "$minus" -eq "$keys" ] &&
 	ok "one line changed per key ($keys)" ||
-	notok "one line changed per key ($keys)" "+$plus -$minus"
+	not_ok "one line changed per key ($keys)" "+$plus -$minus"
 if (cd "$tmp/t" && git apply "$tmp/d"); then
 	ok "diff applies with git apply"
 else
-	notok "diff applies with git apply" "rejected"
+	not_ok "diff applies with git apply" "rejected"
 fi
 if gcc -fsyntax-only -Wall -Werror -include "$fx/kernel-macros.h" \
 	"$tmp/t/annotate_cases.c" 2>"$tmp/cc"; then
 	ok "annotated file compiles"
 else
-	notok "annotated file compiles" "$(head -n 2 "$tmp/cc" | tr '\n' ' ')"
+	not_ok "annotated file compiles" "$(head -n 2 "$tmp/cc" | tr '\n' ' ')"
 fi
 got=$(grep -c '__ro_after_init' "$tmp/t/annotate_cases.c")
 [ "$got" -eq "$keys" ] && ok "every key annotated once" ||
-	notok "every key annotated once" "$got of $keys"
+	not_ok "every key annotated once" "$got of $keys"
 grep -q '__read_mostly' "$tmp/t/annotate_cases.c" &&
-	notok "__read_mostly replaced" "still present" || ok "__read_mostly replaced"
+	not_ok "__read_mostly replaced" "still present" || ok "__read_mostly replaced"
 grep -qx 'static int foo_rm_arr\[3\] __ro_after_init;' "$tmp/t/annotate_cases.c" &&
 	ok "array with __read_mostly in kernel style" ||
-	notok "array with __read_mostly in kernel style" "$(grep foo_rm_arr "$tmp/t/annotate_cases.c")"
+	not_ok "array with __read_mostly in kernel style" "$(grep foo_rm_arr "$tmp/t/annotate_cases.c")"
 grep -qx 'static int foo_rm_noinit __ro_after_init;' "$tmp/t/annotate_cases.c" &&
 	ok "__read_mostly without initializer: no space before ';'" ||
-	notok "__read_mostly without initializer: no space before ';'" "$(grep foo_rm_noinit "$tmp/t/annotate_cases.c")"
+	not_ok "__read_mostly without initializer: no space before ';'" "$(grep foo_rm_noinit "$tmp/t/annotate_cases.c")"
 grep -qx 'static _Bool foo_zero __ro_after_init;' "$tmp/t/annotate_cases.c" &&
 	grep -qx 'static int untouched_zero = 0;' "$tmp/t/annotate_cases.c" &&
 	ok "'= 0' dropped on the annotated line only (checkpatch), kept elsewhere" ||
-	notok "'= 0' dropped on the annotated line only" "$(grep _zero "$tmp/t/annotate_cases.c" | tr '\n' '|')"
+	not_ok "'= 0' dropped on the annotated line only" "$(grep _zero "$tmp/t/annotate_cases.c" | tr '\n' '|')"
 grep -qx 'static int untouched = 2;' "$tmp/t/annotate_cases.c" &&
-	ok "unlisted variable untouched" || notok "unlisted variable untouched" "changed"
+	ok "unlisted variable untouched" || not_ok "unlisted variable untouched" "changed"
 
 # One declaration, two declarators, annotated one at a time (as the queue
 # does, a patch per variable): the second must still be found.
@@ -65,15 +62,15 @@ for v in foo_a foo_b; do
 done
 grep -qx 'static const char \*foo_a __ro_after_init, \*foo_b __ro_after_init;' "$tmp/m/multi.c" &&
 	ok "two declarators of one declaration, one at a time" ||
-	notok "two declarators of one declaration, one at a time" "$(head -n 1 "$tmp/m/multi.c") $(cat "$tmp/m.err")"
+	not_ok "two declarators of one declaration, one at a time" "$(head -n 1 "$tmp/m/multi.c") $(cat "$tmp/m.err")"
 
 printf 'file\tline\tname\nannotate_cases.c\t99\tnope\n' >"$tmp/bad.keys"
 sh "$cocci/annotate.sh" "$tmp/t" "$tmp/bad.keys" >/dev/null 2>"$tmp/e"
 [ $? -eq 1 ] && grep -q 'not found: annotate_cases.c:99 nope' "$tmp/e" &&
-	ok "unknown key is named, exit 1" || notok "unknown key is named, exit 1" "$(cat "$tmp/e")"
+	ok "unknown key is named, exit 1" || not_ok "unknown key is named, exit 1" "$(cat "$tmp/e")"
 printf 'file\tname\n' >"$tmp/bad2.keys"
 sh "$cocci/annotate.sh" "$tmp/t" "$tmp/bad2.keys" >/dev/null 2>&1
-[ $? -eq 2 ] && ok "bad header exits 2" || notok "bad header exits 2" "other"
+[ $? -eq 2 ] && ok "bad header exits 2" || not_ok "bad header exits 2" "other"
 
 # real kernel files: the variables facts.cocci finds there
 if [ -n "${TREE-}" ] && [ -f "$TREE/kernel/reboot.c" ]; then
@@ -90,12 +87,11 @@ if [ -n "${TREE-}" ] && [ -f "$TREE/kernel/reboot.c" ]; then
 	plus=$(grep -c '^+[^+]' "$tmp/rd")
 	[ "$rc" -eq 0 ] && [ "$k" -gt 0 ] && [ "$plus" -eq "$k" ] &&
 		ok "real tree: $k variables, one line each" ||
-		notok "real tree: $k variables, one line each" "rc $rc, $plus lines, $(cat "$tmp/e")"
+		not_ok "real tree: $k variables, one line each" "rc $rc, $plus lines, $(cat "$tmp/e")"
 	git -C "$TREE" apply --check "$tmp/rd" &&
 		ok "real tree: diff passes git apply --check" ||
-		notok "real tree: diff passes git apply --check" "rejected"
+		not_ok "real tree: diff passes git apply --check" "rejected"
 else
 	ok "real tree # SKIP TREE not set"
 fi
-echo "1..$n"
-exit $fail
+finish

@@ -7,10 +7,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cocci=$here/..
 fx=$here/fixtures
-n=0
-fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fail=1; echo "not ok $n - $1 # $2"; }
+. "$here/../../qemu-boot/tests/tap.sh"
 
 command -v spatch >/dev/null || { echo "1..0 # SKIP spatch missing"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-facts.XXXXXX")
@@ -25,13 +22,13 @@ for exp in *.facts; do
 	if cmp -s "$tmp/got" "$exp"; then
 		ok "facts rows of $c"
 	else
-		notok "facts rows of $c" \
+		not_ok "facts rows of $c" \
 			"$(diff "$exp" "$tmp/got" | grep '^[<>]' | head -n 3 | tr '\n\t' '| ')"
 	fi
 done
 
 # the cases the finder depends on, spelled out
-row() { grep -qxF "$(printf "$2")" "$1" && ok "$3" || notok "$3" "missing row"; }
+row() { grep -qxF "$(printf "$2")" "$1" && ok "$3" || not_ok "$3" "missing row"; }
 row init_only.facts 'writes\tinit_only.c\t7\tboot_mode\tboot_mode_init\tassign' \
 	"init-only write has its __init function"
 row init_only.facts 'funcs\tinit_only.c\t5\tboot_mode_init\tstatic\tinit' \
@@ -55,7 +52,7 @@ row helper.facts 'funcrefs\thelper.c\t18\tbar_set_level\t-' \
 row helper.facts 'calls\thelper.c\t23\tfoo_init\tfoo_set_level' \
 	"helper called from __init has its call edge"
 if grep -q 'funcrefs	helper.c	[0-9]*	foo_set_level' helper.facts; then
-	notok "init-only helper has no funcref" "found one"
+	not_ok "init-only helper has no funcref" "found one"
 else
 	ok "init-only helper has no funcref"
 fi
@@ -66,7 +63,7 @@ row initdata.facts 'defs\tinitdata.c\t3\tfoo_cmdline\tstatic\tchar [ 64 ]\t1\tin
 row memcpy.facts 'writes\tmemcpy.c\t12\tfoo_saved\tfoo_save\tmemcpy' "memcpy into x"
 row field.facts 'writes\tfield.c\t13\tfoo_cfg\tfoo_configure\tfield' "x.f = e"
 if grep '^writes' field.facts | grep -q foo_cur; then
-	notok "p->f is not a write of p" "found"
+	not_ok "p->f is not a write of p" "found"
 else
 	ok "p->f is not a write of p"
 fi
@@ -81,40 +78,39 @@ printf 'static int broken = ;\nstatic int __init f(void) { return 0; }\n' >"$tmp
 if sh "$cocci/run-facts.sh" -j 2 "$tmp/tree" "$tmp/facts" 2>"$tmp/log1"; then
 	ok "run-facts.sh exits 0"
 else
-	notok "run-facts.sh exits 0" "$(tail -n 1 "$tmp/log1")"
+	not_ok "run-facts.sh exits 0" "$(tail -n 1 "$tmp/log1")"
 fi
 for t in defs writes funcs funcrefs calls params errors; do
-	[ -f "$tmp/facts/$t.tsv" ] || { notok "$t.tsv written" missing; continue; }
+	[ -f "$tmp/facts/$t.tsv" ] || { not_ok "$t.tsv written" missing; continue; }
 	ok "$t.tsv written"
 done
 head -n 1 "$tmp/facts/writes.tsv" | grep -qx 'file	line	var	func	form' &&
-	ok "writes.tsv header" || notok "writes.tsv header" "wrong"
+	ok "writes.tsv header" || not_ok "writes.tsv header" "wrong"
 # phase 1 takes files with init code or parameters; phase 2 adds the
 # files that mention their globals; the others are not needed
 for f in $(grep -v zz_bad "$tmp/facts/files.txt"); do
 	cat "$fx/${f%.c}.facts"
 done | grep '^writes	' | cut -f2- | LC_ALL=C sort >"$tmp/expw"
 grep -qx 'memcpy.c' "$tmp/facts/files.txt" &&
-	notok "prefilter skips files without init code" "memcpy.c analysed" ||
+	not_ok "prefilter skips files without init code" "memcpy.c analysed" ||
 	ok "prefilter skips files without init code"
 grep -qx 'helper.c' "$tmp/facts/files.txt" &&
 	ok "prefilter keeps files with __init" ||
-	notok "prefilter keeps files with __init" "helper.c missing"
+	not_ok "prefilter keeps files with __init" "helper.c missing"
 grep -v '^file	' "$tmp/facts/writes.tsv" | grep -v '^zz_bad' | LC_ALL=C sort >"$tmp/gotw"
 cmp -s "$tmp/expw" "$tmp/gotw" && ok "merged writes equal the per-file rows" ||
-	notok "merged writes equal the per-file rows" "differ"
+	not_ok "merged writes equal the per-file rows" "differ"
 grep -q '^zz_bad.c	parse-error' "$tmp/facts/errors.tsv" &&
 	ok "parse failure recorded in errors.tsv" ||
-	notok "parse failure recorded in errors.tsv" "$(cat "$tmp/facts/errors.tsv" | tr '\n\t' '| ')"
+	not_ok "parse failure recorded in errors.tsv" "$(cat "$tmp/facts/errors.tsv" | tr '\n\t' '| ')"
 sh "$cocci/run-facts.sh" -j 2 "$tmp/tree" "$tmp/facts" 2>"$tmp/log2"
 grep -q ' 0 to run' "$tmp/log2" && ok "rerun reuses the cache" ||
-	notok "rerun reuses the cache" "$(head -n 1 "$tmp/log2")"
+	not_ok "rerun reuses the cache" "$(head -n 1 "$tmp/log2")"
 echo 'static int added; void g(void) { added = 1; }' >>"$tmp/tree/init_only.c"
 sh "$cocci/run-facts.sh" -j 2 "$tmp/tree" "$tmp/facts" 2>"$tmp/log3"
 grep -q ' 1 to run' "$tmp/log3" && grep -q '	added	g	assign' "$tmp/facts/writes.tsv" &&
-	ok "a changed file is rerun" || notok "a changed file is rerun" "$(head -n 1 "$tmp/log3")"
+	ok "a changed file is rerun" || not_ok "a changed file is rerun" "$(head -n 1 "$tmp/log3")"
 sh "$cocci/run-facts.sh" "$tmp/nonexistent" "$tmp/f2" 2>/dev/null
-[ $? -eq 2 ] && ok "bad TREE exits 2" || notok "bad TREE exits 2" "other status"
+[ $? -eq 2 ] && ok "bad TREE exits 2" || not_ok "bad TREE exits 2" "other status"
 
-echo "1..$n"
-exit $fail
+finish

@@ -38,33 +38,7 @@ WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
 series_dir=$here/core
 boot=$root/qemu-boot/boot
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1 # $2"
-}
-
-# check DESC COMMAND...: ok if COMMAND succeeds, else not ok with $why.
-check() {
-	desc=$1
-	shift
-	why=failed
-	if "$@"; then ok "$desc"; else not_ok "$desc" "$why"; fi
-}
-
-finish() {
-	echo "1..$n"
-	[ $failed -eq 0 ]
-	exit
-}
+. "$root/qemu-boot/tests/tap.sh"
 
 bail() {
 	echo "Bail out! $*"

@@ -21,21 +21,10 @@ journal=${JOURNAL:-$fix/journal.tsv}
 cands=${CANDIDATES:-$fix/candidates.tsv}
 bin=$root/patches/queue
 t=$WORK/test-queue
-n=0
-failed=0
+. "$root/qemu-boot/tests/tap.sh"
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1 # $2"
-}
-
-# check DESC CMD...: ok if CMD succeeds.
+# check DESC CMD...: ok if CMD succeeds; unlike tap.sh's check, CMD's
+# output goes to $t/out and its last lines are the reason.
 check() {
 	desc=$1
 	shift
@@ -290,5 +279,4 @@ fi
 	ok "queue-check-boot --in-tree puts TREE back, clean, at $(echo "$before" | cut -c1-12)" ||
 	not_ok "queue-check-boot --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+finish

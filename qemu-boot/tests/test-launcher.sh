@@ -16,32 +16,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
 boot=$here/boot
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1 # $2"
-}
-
-# check DESC COMMAND...: ok if COMMAND succeeds, else not ok with $why.
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc" "${why:-failed}"; fi
-}
-
-finish() {
-	echo "1..$n"
-	[ $failed -eq 0 ]
-	exit
-}
+. "$here/tests/tap.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-launcher.XXXXXX") || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT

@@ -18,32 +18,7 @@ scope=${CAMPAIGN_TEST_SCOPE:-init/main.c kernel/power/main.c}
 name=test-e2e
 cdir=$WORK/campaign/$name
 st=$WORK/campaign-test
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1 # $2"
-}
-
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc" "${why:-failed: $*}"; fi
-	why=
-}
-
-finish() {
-	echo "1..$n"
-	[ $failed -eq 0 ]
-	exit $?
-}
+. "$top/qemu-boot/tests/tap.sh"
 
 rm -rf "$st"
 mkdir -p "$st"

@@ -24,31 +24,7 @@ TREE=${TREE:-$WORK/linux}
 VTREE=${VTREE:-$WORK/vtree}
 bin=$here/validate
 st=$WORK/validate-test
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1 # $2"
-}
-
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc" "failed: $*"; fi
-}
-
-finish() {
-	echo "1..$n"
-	[ $failed -eq 0 ]
-	exit $?
-}
+. "$top/qemu-boot/tests/tap.sh"
 
 [ -x "$bin" ] || make -C "$top" -s validate/validate qemu-boot/boot ||
 	{ not_ok "build validate/validate" "make failed"; finish; }
