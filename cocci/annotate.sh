@@ -80,11 +80,31 @@ while read -r f; do
 	# or "= NULL": checkpatch rejects those on any line a patch touches,
 	# and a file-scope variable without initializer is zero in
 	# .data..ro_after_init just the same.
-	awk -v orig="$tree/$f" '{
+	# A changed line that the annotation pushed past 100 columns is
+	# wrapped after "__ro_after_init =", the initializer indented by a
+	# tab on the next line, as the kernel's coding style asks.
+	awk -v orig="$tree/$f" '
+	function cols(s,	i, c, n) {
+		n = 0
+		for (i = 1; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			n = c == "\t" ? n + 8 - n % 8 : n + 1
+		}
+		return n
+	}
+	{
 		o = ""
-		if ((getline o < orig) > 0 && o != $0 &&
-		    $0 ~ /__ro_after_init = (0|false|NULL);/)
+		if ((getline o < orig) > 0 && o != $0) {
 			sub(/__ro_after_init = (0|false|NULL);/, "__ro_after_init;")
+			i = index($0, "__ro_after_init = ")
+			if (cols($0) > 100 && i > 0 && cols(o) <= 100) {
+				head = substr($0, 1, i - 1 + length("__ro_after_init ="))
+				if (cols(head) <= 100) {
+					print head
+					$0 = "\t" substr($0, i + length("__ro_after_init = "))
+				}
+			}
+		}
 		print
 	}' "$wd/b/$f" >"$wd/b/$f.fix" && mv "$wd/b/$f.fix" "$wd/b/$f" ||
 		die "cannot tidy $f"

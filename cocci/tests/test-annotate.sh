@@ -64,6 +64,29 @@ grep -qx 'static const char \*foo_a __ro_after_init, \*foo_b __ro_after_init;' "
 	ok "two declarators of one declaration, one at a time" ||
 	not_ok "two declarators of one declaration, one at a time" "$(head -n 1 "$tmp/m/multi.c") $(cat "$tmp/m.err")"
 
+# A line the annotation pushes past 100 columns is wrapped after
+# "__ro_after_init =" (checkpatch); a short one stays on one line.
+mkdir -p "$tmp/w"
+: >"$tmp/w.cc"
+{
+	printf 'static void foo_out(unsigned long a, int o, int v)\n{\n}\n\n'
+	printf 'static void (*foo_long_hook)(unsigned long address, int offset, int value) = foo_out;\n'
+	printf 'static void (*foo_short)(unsigned long a, int o, int v) = foo_out;\n'
+} >"$tmp/w/wrap.c"
+printf 'file\tline\tname\nwrap.c\t5\tfoo_long_hook\nwrap.c\t6\tfoo_short\n' >"$tmp/w.keys"
+sh "$cocci/annotate.sh" "$tmp/w" "$tmp/w.keys" >"$tmp/w.diff" 2>"$tmp/w.err" &&
+	(cd "$tmp/w" && patch -s -p1 <"$tmp/w.diff")
+wide=$(expand "$tmp/w/wrap.c" | awk 'length > 100')
+sed -n 5,7p "$tmp/w/wrap.c" >"$tmp/w.got"
+printf '%s\n\t%s\n%s\n' \
+	'static void (*foo_long_hook)(unsigned long address, int offset, int value) __ro_after_init =' \
+	'foo_out;' \
+	'static void (*foo_short)(unsigned long a, int o, int v) __ro_after_init = foo_out;' >"$tmp/w.want"
+[ -z "$wide" ] && cmp -s "$tmp/w.got" "$tmp/w.want" &&
+	gcc -fsyntax-only -Wall -Werror -include "$fx/kernel-macros.h" "$tmp/w/wrap.c" 2>"$tmp/w.cc" &&
+	ok "a line pushed past 100 columns is wrapped after '__ro_after_init ='" ||
+	not_ok "a line pushed past 100 columns is wrapped" "$(tr '\n\t' '|>' <"$tmp/w.got") $(cat "$tmp/w.err" "$tmp/w.cc")"
+
 printf 'file\tline\tname\nannotate_cases.c\t99\tnope\n' >"$tmp/bad.keys"
 sh "$cocci/annotate.sh" "$tmp/t" "$tmp/bad.keys" >/dev/null 2>"$tmp/e"
 [ $? -eq 1 ] && grep -q 'not found: annotate_cases.c:99 nope' "$tmp/e" &&
