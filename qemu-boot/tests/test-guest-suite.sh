@@ -231,6 +231,13 @@ only_boot() {
 }
 check "--exercise boot: runs boot and control only" only_boot
 
+# S3 with no earlier exercise to start cpu1 (maxcpus=1): before the
+# exercise onlined the CPUs itself, this run crawled into the timeout.
+run s3-alone --exercise suspend-s3 --timeout 150
+check "--exercise suspend-s3 alone: verdict pass, not a hang" verdict_is s3-alone pass
+check "--exercise suspend-s3 alone: suspend-s3 ok" sh -c \
+	"[ '$(status_of s3-alone suspend-s3)' = ok ]"
+
 run unknown --exercise boot,no-such-exercise
 check "an unknown exercise fails the run" verdict_is unknown fail
 check "an unknown exercise is reported by name" sh -c \

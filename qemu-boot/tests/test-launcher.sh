@@ -282,6 +282,9 @@ mkinit s3 <<'EOF'
 echo "KTAP version 1"
 echo "1..2"
 echo "# rocampaign: begin suspend-s3"
+# As the suspend-s3 exercise does: a CPU never started (maxcpus=1) makes
+# the TCG guest crawl after the resume.
+for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 >"$c"; done
 echo deep > /sys/power/mem_sleep
 if echo mem > /sys/power/state; then
 	echo "ok 1 suspend-s3"
@@ -292,13 +295,17 @@ control 2
 echo "# rocampaign: done"
 poweroff -f
 EOF
-run s3 --timeout 45
+# The timeout is generous (a run takes about 10 s here) because a CI
+# machine may be much slower: what is asserted is how the run ends, not
+# how fast the guest is.
+run s3 --timeout 150
 check "S3 suspend is woken by system_wakeup: pass, not hang" \
 	eval '[ $rc -eq 0 ] && status_is suspend-s3 ok'
+sed 's/^/#   /' "$tmp/s3.err"
 check "qmp.log records the SUSPEND event and the wakeup" \
 	eval 'grep -q "\"SUSPEND\"" "$out/qmp.log" && grep -q "suspends 1, system_wakeup 1" "$out/qmp.log"'
-check "after done, a guest that cannot power off (ACPI S5 after S3) is stopped" \
-	eval '[ $secs -le 25 ] && grep -q "did not power off" "$tmp/s3.err"'
+check "after done, a guest that cannot power off (ACPI S5 after S3) is stopped, not left to the timeout" \
+	eval '[ $secs -lt 150 ] && grep -q "did not power off" "$tmp/s3.err" && grep -q "verdict pass" "$tmp/s3.err"'
 echo "# TCG boot with S3: $(grep -o 'after [0-9.]* s' "$tmp/s3.err")"
 
 # ---- signals: SIGTERM and SIGKILL of the launcher ------------------------
