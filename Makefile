@@ -219,8 +219,14 @@ programs: validate/report
 validate/report: $(REPORT_SRCS) validate/validate.h
 	$(CC) $(CFLAGS) -o $@ $(REPORT_SRCS) -lm
 
-bench-validate: validate/validate qemu-boot/boot
-	sh validate/bench-validate.sh "$(TREE)" "$(WORK)"
+# Batch validation against the naive cycle, in the fast profile, on the
+# candidates in CAND_DIR (made over BENCH_VALIDATE_SCOPE if there are none).
+BENCH_VALIDATE_SCOPE ?= init kernel mm
+bench-validate: validate/validate qemu-boot/boot candidates/candidates candidates/mentions
+	@test -f "$(CAND_DIR)/candidates.tsv" || \
+		$(MAKE) --no-print-directory candidates SCOPE="$(BENCH_VALIDATE_SCOPE)"
+	sh validate/bench-validate.sh "$(TREE)" "$(WORK)" "$(CAND_DIR)/candidates.tsv"
+bench: bench-validate
 
 # ---- core series: patches/core (issue 4) ---------------------------------
 

@@ -732,7 +732,7 @@ static void readme(struct sb *s, const struct plan_opts *o,
 			f[2]);
 	}
 	free(copy);
-	sb_add(s, "\nNot queued: the last journal verdict of these variables is not\n\"accepted\"; the reason is the journal's evidence.\n\n");
+	sb_add(s, "\nNot queued: variables whose last journal verdict is not \"accepted\"\n(the reason is the journal's evidence), and accepted ones the queue\ndropped (the reason starts with \"dropped:\").\n\n");
 	if (!nother)
 		sb_add(s, "  (none)\n");
 	for (i = 0; i < nother; i++) {
