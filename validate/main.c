@@ -905,6 +905,19 @@ static void boot_phase(struct ctx *x, enum mode m, int *set, int *n,
 				reject(x, set, n, o.hit[i], why);
 				free(why);
 			}
+			/*
+			 * Warn mode lets every offending write through, so a
+			 * boot that otherwise passed ran the rest exactly as
+			 * without the offenders: it is their warn boot too.
+			 * An oops in default mode stopped the writer, so that
+			 * boot proves nothing for the rest.
+			 */
+			if (m == M_WARN && o.ok && *n) {
+				*exercised = o.exercised;
+				o.exercised = NULL;
+				boot_free(&o);
+				break;
+			}
 			boot_free(&o);
 			continue;
 		}
