@@ -131,7 +131,7 @@ campaign: programs
 		--profile $(PROFILE) --name "$(NAME)" "$(TREE)" "$(WORK)"
 
 clean:
-	rm -f $(PROGRAMS)
+	rm -f $(PROGRAMS) validate/tests/symbolize
 
 # ---- finder: candidates/ (issue 5) ---------------------------------------
 
@@ -193,6 +193,12 @@ VAL_SRCS := $(addprefix validate/,main.c util.c cand.c journal.c elfcheck.c \
 
 validate/validate: $(VAL_SRCS) validate/validate.h
 	$(CC) $(CFLAGS) -o $@ $(VAL_SRCS)
+
+# test-elfcheck.sh's window into elf_symbolize()
+validate/tests/symbolize: validate/tests/symbolize.c validate/elfcheck.c \
+		validate/util.c validate/validate.h
+	$(CC) $(CFLAGS) -o $@ validate/tests/symbolize.c validate/elfcheck.c \
+		validate/util.c
 
 # make validate CANDIDATES=FILE [PROFILE=fast|wide] [BATCH=N]: batch
 # validation in a private work tree of TREE (VTREE, created at tag core).

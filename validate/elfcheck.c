@@ -213,27 +213,34 @@ enum sec_result elf_check_vmlinux(const char *path, const char *name,
 	return inside ? SEC_OK : SEC_WRONG;
 }
 
-/* The data symbol of vmlinux that holds addr: 0 found, -1 not. */
+/*
+ * The data symbol of vmlinux that holds addr: 0 found, -1 not.  An object
+ * of nonzero size that contains addr wins over a zero-size one (an empty
+ * struct such as lock_class_key without lockdep) at the same address.
+ */
 int elf_symbolize(const char *vmlinux, unsigned long long addr,
 		  char *name, size_t len)
 {
 	struct elf e;
-	size_t i;
-	int r = -1;
+	size_t i, zero = 0;
 
 	if (elf_open(&e, vmlinux))
 		return -1;
 	for (i = 1; i < e.nsym; i++) {
 		const Elf64_Sym *s = &e.sym[i];
-		unsigned long long sz = s->st_size ? s->st_size : 1;
 
 		if (ELF64_ST_TYPE(s->st_info) != STT_OBJECT ||
-		    addr < s->st_value || addr - s->st_value >= sz)
+		    addr < s->st_value)
 			continue;
-		snprintf(name, len, "%s", sym_name(&e, s));
-		r = 0;
-		break;
+		if (!s->st_size && addr == s->st_value && !zero)
+			zero = i;
+		if (addr - s->st_value < s->st_size)
+			break;
 	}
+	if (i == e.nsym)
+		i = zero;
+	if (i)
+		snprintf(name, len, "%s", sym_name(&e, &e.sym[i]));
 	elf_close(&e);
-	return r;
+	return i ? 0 : -1;
 }

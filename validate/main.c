@@ -551,7 +551,8 @@ static void parse_violations(struct ctx *x, const char *dir, const int *set,
 			     int *nnames)
 {
 	char *p = xasprintf("%s/violations.tsv", dir), *buf, *line, *next;
-	char *f[MAXF];
+	char *vm = xasprintf("%s/ro-campaign/vmlinux", x->build_dir);
+	char *f[MAXF], *name, sym[256];
 	int k, i, nf;
 
 	buf = read_file(p, NULL);
@@ -564,18 +565,34 @@ static void parse_violations(struct ctx *x, const char *dir, const int *set,
 		if (nf < 3 || !*f[0] || f[0][0] == '#')
 			continue;
 		f[0][strcspn(f[0], "+")] = '\0';
+		name = f[0];
+		/*
+		 * kallsyms knows no sizes: of two symbols at one address (a
+		 * zero-size lock_class_key before a struct) it may name the
+		 * wrong one.  vmlinux's symbol table names the object that
+		 * holds the address.
+		 */
+		if (!elf_symbolize(vm, strtoull(f[1], NULL, 16), sym, sizeof(sym)))
+			name = sym;
 		if (names) {
 			*names = xrealloc(*names, (*nnames + 1) * sizeof(char *));
-			(*names)[(*nnames)++] = xstrdup(f[0]);
+			(*names)[(*nnames)++] = xstrdup(name);
 			continue;
 		}
-		if (in_list(x->base_viol, x->nbase_viol, f[0]))
+		if (in_list(x->base_viol, x->nbase_viol, name))
 			continue;
-		k = find_in_set(x, set, n, f[0]);
-		if (k >= 0)
+		k = find_in_set(x, set, n, name);
+		if (k < 0)
+			continue;
+		if (strcmp(name, f[0]))
+			add_hit(o, k, xasprintf("violation: written by %s (%s at %s, kallsyms: %s, %s times)",
+						f[2], name, f[1], f[0],
+						nf < 4 ? "?" : f[3]));
+		else
 			add_hit(o, k, xasprintf("violation: written by %s (%s, %s times)",
-						f[2], f[0], nf < 4 ? "?" : f[3]));
+						f[2], name, nf < 4 ? "?" : f[3]));
 	}
+	free(vm);
 	free(buf);
 }
 
