@@ -43,7 +43,7 @@ struct ctx {
 	const char *tools, *tree, *work, *profile, *state, *log;
 	const char *extra_patch, *exercises, *accel;
 	char *commit, *build_dir, *config_hash, *core_hash, *batch;
-	int timeout, retest;
+	int timeout, timeout_set, retest;
 	enum mode first_mode;	/* M_DEFAULT when the kernel has no warn mode */
 	struct cands *c;
 	struct journal j;
@@ -60,6 +60,7 @@ struct ctx {
 	/* figures */
 	int builds, boots, nboot;
 	double t_build, t_boot, t_bisect, t_start;
+	double base_boot_s;	/* the slower of the bare kernel's two boots */
 	int counts[V_SKIPPED + 1];
 };
 
@@ -81,7 +82,8 @@ static const char usage_text[] =
 "  --journal FILE     verdict journal (default WORK/validate/PROFILE/journal.tsv)\n"
 "  --base REF         the tree's base commit (default core)\n"
 "  --tools DIR        the ro-campaign checkout (default: the program's ../)\n"
-"  --timeout S        limit of each boot (default 400)\n"
+"  --timeout S        limit of each boot (default: ten times the bare\n"
+"                     kernel's boot, at least 120 s and at most 400 s)\n"
 "  --accel MODE       qemu-boot/boot --accel: tcg (default: KVM stalls on\n"
 "                     the machines of DESIGN.md), kvm or auto\n"
 "  --exercise NAMES   exercises of every boot (default all)\n"
@@ -730,7 +732,10 @@ static void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 	argv[a] = NULL;
 	t0 = now();
 	o->rc = run_tool(argv, NULL, x->log);
-	x->t_boot += now() - t0;
+	t0 = now() - t0;
+	x->t_boot += t0;
+	if (baseline && t0 > x->base_boot_s)
+		x->base_boot_s = t0;
 	x->boots++;
 	check_intr();
 	if (o->rc < 0 || o->rc > 3)
@@ -1066,6 +1071,8 @@ static void load_baseline(struct ctx *x)
 				x->base_fail[m] = xrealloc(x->base_fail[m],
 					(x->nbase_fail[m] + 1) * sizeof(char *));
 				x->base_fail[m][x->nbase_fail[m]++] = xstrdup(f[2]);
+			} else if (i == 2 && !strcmp(f[0], "boot-seconds")) {
+				x->base_boot_s = strtod(f[1], NULL);
 			} else if (i == 2 && !strcmp(f[0], "first-mode")) {
 				x->first_mode = !strcmp(f[1], "default");
 			} else if (i == 2 && !strcmp(f[0], "object")) {
@@ -1106,6 +1113,7 @@ static void load_baseline(struct ctx *x)
 	if (!fp)
 		die(EXIT_HOST, "%s: %s", tmp, strerror(errno));
 	fprintf(fp, "first-mode\t%s\n", mode_name[x->first_mode]);
+	fprintf(fp, "boot-seconds\t%.1f\n", x->base_boot_s);
 	for (i = 0; i < x->nbase_viol; i++)
 		fprintf(fp, "violation\t%s\n", x->base_viol[i]);
 	for (m = 0; m < 2; m++)
@@ -1122,6 +1130,22 @@ static void load_baseline(struct ctx *x)
 	free(tmp);
 	free(p);
 	free(x->batch);
+}
+
+/*
+ * A boot ten times slower than the bare kernel's is a hang: waiting the
+ * full --timeout for it costs minutes per hang and per bisection step.
+ * Kept between 120 s (TCG jitter on a fast profile) and the default.
+ */
+static void set_boot_timeout(struct ctx *x)
+{
+	int t = (int)(10 * x->base_boot_s + 0.5);
+
+	if (x->timeout_set || x->base_boot_s <= 0)
+		return;
+	x->timeout = t < 120 ? 120 : t > x->timeout ? x->timeout : t;
+	warnx("baseline: the bare kernel boots in %.1f s, boot timeout %d s",
+	      x->base_boot_s, x->timeout);
 }
 
 static void count_verdicts(struct ctx *x)
@@ -1348,6 +1372,7 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			x.timeout = num_arg("timeout", optarg, 10);
+			x.timeout_set = 1;
 			break;
 		case 'A':
 			if (strcmp(optarg, "tcg") && strcmp(optarg, "kvm") &&
@@ -1449,6 +1474,7 @@ int main(int argc, char **argv)
 	x.t_start = now();
 	if (K) {
 		load_baseline(&x);
+		set_boot_timeout(&x);
 		decide_unbuilt(&x);
 		/*
 		 * --max counts what needs a build: the not-built ones the
