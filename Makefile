@@ -204,7 +204,7 @@ validate/tests/symbolize: validate/tests/symbolize.c validate/elfcheck.c \
 # validation in a private work tree of TREE (VTREE, created at tag core).
 # Verdicts go to VJOURNAL; a rerun resumes.
 CANDIDATES ?=
-BATCH      ?= 64
+BATCH      ?= 128
 VTREE      ?= $(WORK)/vtree
 VJOURNAL   ?= $(WORK)/validate/$(PROFILE)/journal.tsv
 

@@ -9,7 +9,7 @@
 # 1. One naive cycle in the work tree WORK/vtree: touch init/main.c,
 #    build-kernel.sh fast, boot with the whole exercise suite.
 # 2. validate/validate on CANDIDATES (default WORK/candidates/candidates.tsv;
-#    at most BENCH_MAX=200 undecided conversions, BATCH=64 per batch) into
+#    at most BENCH_MAX=400 undecided conversions, BATCH=128 per batch) into
 #    a fresh journal, timing builds, boots and bisection.
 # Appends "bench metric value unit date" rows to WORK/bench/results.tsv.
 # Exit: 0 measured, 1 a step failed, 2 usage.
@@ -26,8 +26,8 @@ cands=${3:-$work/candidates/candidates.tsv}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 vtree=${VTREE:-$work/vtree}
-max=${BENCH_MAX:-200}
-batch=${BATCH:-64}
+max=${BENCH_MAX:-400}
+batch=${BATCH:-128}
 out=$work/bench
 res=$out/results.tsv
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)

@@ -38,7 +38,7 @@ die() {
 scope="init kernel/power"
 profile=fast
 name=default
-batch=64
+batch=128
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;

@@ -78,7 +78,7 @@ static const char usage_text[] =
 "                     this program (it is reset before every batch)\n"
 "  --work DIR         the work directory (build dirs, build.lock)\n"
 "  --profile NAME     kernel profile, fast or wide (default fast)\n"
-"  --batch N          conversions per batch (default 64)\n"
+"  --batch N          conversions per batch (default 128)\n"
 "  --journal FILE     verdict journal (default WORK/validate/PROFILE/journal.tsv)\n"
 "  --base REF         the tree's base commit (default core)\n"
 "  --tools DIR        the ro-campaign checkout (default: the program's ../)\n"
@@ -1340,7 +1340,7 @@ int main(int argc, char **argv)
 	struct ctx x = { .profile = "fast", .timeout = 400, .retest = 1,
 			 .accel = "tcg" };
 	struct cands c;
-	int opt, size = 64, max = -1, done, decided, undecided, todo, K, k, i;
+	int opt, size = 128, max = -1, done, decided, undecided, todo, K, k, i;
 	int *order, *starts;
 	char *p, *t;
 
