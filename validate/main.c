@@ -934,14 +934,10 @@ static void boot_phase(struct ctx *x, enum mode m, int *set, int *n,
 			 * An oops in default mode stopped the writer, so that
 			 * boot proves nothing for the rest.
 			 */
-			if (m == M_WARN && o.ok && *n) {
-				*exercised = o.exercised;
-				o.exercised = NULL;
+			if (m != M_WARN || !o.ok) {
 				boot_free(&o);
-				break;
+				continue;
 			}
-			boot_free(&o);
-			continue;
 		}
 		if (o.ok) {
 			*exercised = o.exercised;
