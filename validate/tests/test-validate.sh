@@ -148,6 +148,20 @@ check "uninterrupted run gives the same verdicts as the resumed one" \
 	sh -c "[ $rc -eq 0 ] && cmp -s '$st/a.norm' '$st/b.norm'"
 [ $failed -eq 0 ] || { echo "# resumed:"; sed 's/^/#   /' "$st/a.norm";
 	echo "# uninterrupted:"; sed 's/^/#   /' "$st/b.norm"; }
+# The warn boot that named pm_test_level passed otherwise, so it is the
+# warn boot of the rest: the next boot is the confirm boot, not a second
+# warn boot.
+modes=$(ls "$st/b/boots" 2>/dev/null | sed 's/.*-//' | tr '\n' ' ')
+why="boots: $modes"
+check "offender named by the warn boot: next is the confirm boot (warn default)" \
+	[ "$modes" = "warn default " ]
+# Without --timeout a boot gets ten times the bare kernel's, 120 to 400 s.
+to=$(sed -n 's/.*boots in [0-9.]* s, boot timeout \([0-9]*\) s$/\1/p' "$st/b/run.out")
+why="timeout '$to'; validate.log: $(grep -c "TCG, timeout ${to:-x} s" "$st/b/validate.log" 2>/dev/null) boots with it"
+check "boot timeout from the baseline's boot time (${to:-none} s), used by the batch's boots" \
+	sh -c "[ -n '$to' ] && [ '$to' -ge 120 ] && [ '$to' -le 400 ] && \
+		grep -q '^boot-seconds	' '$st'/b/baseline-*.tsv && \
+		[ \$(grep -c 'TCG, timeout $to s' '$st/b/validate.log') -eq 2 ]"
 
 # --- run 5: #ifdef siblings travel together --------------------------------
 # arch/x86/kernel/pci-dma.c defines force_iommu under CONFIG_IOMMU_DEBUG
