@@ -41,8 +41,8 @@ done
 tree=$1 work=$2
 shift 2
 [ -d "$tree" ] || die "TREE '$tree' is not a directory"
-[ -x "$here/candidates" ] && [ -x "$here/mentions" ] ||
-	die "candidates/candidates and candidates/mentions are not built (make programs)"
+[ -x "$here/candidates" ] && [ -x "$here/../cocci/mentions" ] ||
+	die "candidates/candidates and cocci/mentions are not built (make programs)"
 [ -x /usr/bin/time ] || die "/usr/bin/time (GNU time) is missing: apt-get install time"
 out=$work/finder-bench
 rm -rf "$out"

@@ -66,8 +66,8 @@ done
 tree=$1 work=$2
 shift 2
 [ -d "$tree/.git" ] || die "TREE '$tree' is not a git work tree"
-[ -x "$bin" ] && [ -x "$here/mentions" ] ||
-	die "$bin or $here/mentions is not built (make programs)"
+[ -x "$bin" ] && [ -x "$here/../cocci/mentions" ] ||
+	die "$bin or $here/../cocci/mentions is not built (make programs)"
 [ -f "$runfacts" ] || die "missing $runfacts"
 mkdir -p "$work/loo" "$work/bench" || die "cannot create $work/loo"
 tree=$(cd "$tree" && pwd)
@@ -80,7 +80,7 @@ t0=$(date +%s)
 
 # The scope's own files first (run-facts.sh --no-extend).  Then, so that
 # the held-out globals are judged tree-wide, every .c/.h file of the tree
-# that may write one of them (candidates/mentions) joins the list (run-facts.sh's
+# that may write one of them (cocci/mentions) joins the list (run-facts.sh's
 # own extension follows every global name it sees, which is the whole
 # tree for names like jiffies; the bench only scores the held-out set).
 echo "bench-loo: facts of $tree over: ${*:-the whole tree}" >&2
@@ -118,7 +118,7 @@ if [ -s "$loo/globals.txt" ]; then
 	# the files run-facts.sh's phase 2 would add for these names
 	git -C "$tree" ls-files -- '*.c' '*.h' ':(exclude)tools' \
 		':(exclude)scripts' ':(exclude)Documentation' |
-		(cd "$tree" && "$here/mentions" "$loo/globals.txt") \
+		(cd "$tree" && "$here/../cocci/mentions" "$loo/globals.txt") \
 		>> "$loo/files.txt"
 fi
 sort -u -o "$loo/files.txt" "$loo/files.txt"

@@ -257,7 +257,7 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 		return EV_IGNORED;
 	}
 	if (w->func == STR_NONE && ends_with(strtab_str(s, w->file), ".S")) {
-		/* cocci/run-facts.sh reads .S files with candidates/mentions */
+		/* cocci/run-facts.sh reads .S files with cocci/mentions */
 		if (w->form == F_ASM) {
 			snprintf(buf, len,
 				 "written by assembly (destination operand)");
@@ -305,11 +305,6 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 		return EV_ESCAPE;
 	}
 	return EV_INIT;
-}
-
-static char *xstrdup(const char *s)
-{
-	return strcpy(xmalloc(strlen(s) + 1), s);
 }
 
 static char *evidence(const struct judge *j, uint32_t d)

@@ -35,14 +35,6 @@ static void print_help(FILE *fp)
 	      "message), 2 out of memory.\n", fp);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void summary(const struct judge *j, double secs)
 {
 	const struct facts *f = j->f;

@@ -5,7 +5,7 @@
 # Phase 1 runs on the .c files of SCOPE that can hold an init-only write or
 # a parameter (they mention __init, __setup, module_param, ctl_table...).
 # Phase 2 adds every .c and .h file of the tree where a global phase 1 saw
-# defined may be written or escape (candidates/mentions): a global written
+# defined may be written or escape (cocci/mentions): a global written
 # in a file without __init still rejects it. Results are cached per file, keyed by the file's git blob
 # hash and a hash of the rules, so a rerun (after Ctrl-C or kill -9) only
 # runs spatch on files it has not seen.
@@ -161,7 +161,7 @@ shift 2
 git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 ||
 	die "TREE '$tree' is not a git work tree (git grep is the prefilter)"
 command -v spatch >/dev/null || die "spatch not found (apt-get install coccinelle)"
-mentions=$here/../candidates/mentions
+mentions=$here/mentions
 [ -x "$mentions" ] ||
 	die "missing $mentions, the phase-2 prefilter and .S reader (run make programs)"
 [ -f "$cocci" ] || die "missing $cocci"
@@ -286,7 +286,7 @@ if [ "$extend" -eq 1 ] && [ -z "$list" ]; then
 		print $4 "\t" ($7 == 1 ? "array" : "") }' "$wd/rows1" |
 		sort -u >"$wd/names"
 	if [ -s "$wd/names" ]; then
-		# only files that may write one (candidates/mentions.c): a
+		# only files that may write one (cocci/mentions.c): a
 		# file that merely reads a global has no row to give
 		git -C "$tree" ls-files -- '*.c' '*.h' ':(exclude)tools' \
 			':(exclude)scripts' ':(exclude)Documentation' \
@@ -295,7 +295,7 @@ if [ "$extend" -eq 1 ] && [ -z "$list" ]; then
 		case $? in
 		0) ;;
 		1) echo "run-facts: warning: some files of $tree could not be read" >&2 ;;
-		*) die "candidates/mentions failed on $tree" ;;
+		*) die "cocci/mentions failed on $tree" ;;
 		esac
 		sort "$wd/m" >"$wd/f2all"
 		comm -23 "$wd/f2all" "$wd/files" >"$wd/files2"
@@ -321,7 +321,7 @@ if [ -s "$wd/gnames" ]; then
 		':(exclude)Documentation' >"$wd/asm" ||
 		die "git ls-files failed in $tree"
 	(cd "$tree" && "$mentions" --asm "$wd/gnames" <"$wd/asm") >"$wd/asmrows"
-	[ $? -le 1 ] || die "candidates/mentions --asm failed on $tree"
+	[ $? -le 1 ] || die "cocci/mentions --asm failed on $tree"
 	sed 's/^/writes\t/' "$wd/asmrows" >>"$wd/rows"
 	echo "run-facts: assembly: $(wc -l <"$wd/asm") .S files, $(wc -l <"$wd/asmrows") mentions of globals" >&2
 fi

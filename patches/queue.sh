@@ -85,7 +85,7 @@ set --
 if [ -n "${QUEUE_EXCLUDE-}" ]; then
 	[ -f "$QUEUE_EXCLUDE" ] || die "QUEUE_EXCLUDE=$QUEUE_EXCLUDE: no such file"
 fi
-# Accepted variables in files that patches/core adds (our warn mode, not
+# Accepted variables in files that setup/core adds (our warn mode, not
 # upstream code) cannot go to a maintainer: the pristine tree lacks them.
 core_only=$queue/.core-only.tsv
 {
@@ -96,7 +96,7 @@ core_only=$queue/.core-only.tsv
 		"$journal" | sort -u | while IFS='	' read -r f v; do
 		git -C "$tree" cat-file -e "pristine:$f" 2>/dev/null ||
 			printf '%s\t%s\t%s\n' "$f" "$v" \
-				"in a file added by patches/core, not in the pristine tree"
+				"in a file added by setup/core, not in the pristine tree"
 	done
 } >"$core_only"
 set -- --exclude "$core_only"

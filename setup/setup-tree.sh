@@ -5,7 +5,7 @@
 #
 # Unpacks the Debian linux-source-6.1 tarball into TREE, turns it into a
 # git repository whose first commit is the pristine tree (tag "pristine"),
-# and applies patches/core/series on top with "git am" (tag "core").
+# and applies setup/core/series on top with "git am" (tag "core").
 # Running it again on a prepared tree only checks it and changes nothing.
 #
 # Usage: setup-tree.sh TARBALL TREE SERIES_DIR

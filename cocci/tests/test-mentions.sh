@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# candidates/mentions, the phase-2 prefilter: a file is kept exactly when
+# cocci/mentions, the phase-2 prefilter: a file is kept exactly when
 # one of the names stands where facts.cocci could report a write or an
 # escape, and never for reads, members, comments or strings.
 set -u
 cd "$(dirname "$0")/../.."
-BIN=candidates/mentions
+BIN=cocci/mentions
 T=$(mktemp -d "${TMPDIR:-/tmp}/mentions.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 . qemu-boot/tests/tap.sh

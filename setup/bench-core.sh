@@ -5,7 +5,7 @@
 #
 # Usage: bench-core.sh [--runs N] TREE WORK
 #
-# Boots the fast kernel of TREE (built with patches/core) under QEMU TCG
+# Boots the fast kernel of TREE (built with setup/core) under QEMU TCG
 # through the whole exercise suite, N times (default 3) in the default mode
 # and N times with ro_after_init=warn, alternating, and appends to
 # WORK/bench/results.tsv ("bench metric value unit date"):

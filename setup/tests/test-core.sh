@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-core.sh - the core kernel series (patches/core: ro_after_init=warn).
+# test-core.sh - the core kernel series (setup/core: ro_after_init=warn).
 #
 # Checks that the series applies to the pristine tree and gives the tree
 # tagged "core", that every patch is checkpatch --strict clean with a

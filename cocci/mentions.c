@@ -258,27 +258,6 @@ static const char *asm_form(const struct toks *t, size_t i)
 	return comma_before ? "asm" : "addr";
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, r;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	buf = xmalloc(cap);
-	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 /* --asm: one writes row per mention of a name in the file at PATH. */
 static int asm_rows(const struct strtab *names, const char *path,
 		    struct toks *t)

@@ -16,7 +16,7 @@
 #   queue     patches/queue.sh: queue/, checkpatch-clean (unclean patches
 #             are left out and listed in queue/README); with the fast
 #             profile, medium-confidence conversions are left out too
-#   report    validate/report: report.html, report.tsv, funnel.tsv
+#   report    campaign/report: report.html, report.tsv, funnel.tsv
 # A stage whose inputs did not change since it last succeeded is skipped
 # (its stamp in .stamps/).  Every stage resumes: facts are cached per file,
 # verdicts are journaled as they are decided, so Ctrl-C or kill -9 loses
@@ -58,7 +58,7 @@ case $name in '' | */* | .*) echo "campaign: --name must be a plain name" >&2; e
 case $batch in '' | *[!0-9]*) echo "campaign: --batch must be a number" >&2; exit 2 ;; esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-for p in candidates/candidates validate/validate validate/report \
+for p in candidates/candidates validate/validate campaign/report \
 	 patches/queue qemu-boot/boot; do
 	[ -x "$root/$p" ] || die "$p is not built (run make programs)"
 done
@@ -216,7 +216,7 @@ fi
 # ---- report --------------------------------------------------------------
 
 stage_begin 4 "report"
-"$root/validate/report" --candidates "$cdir/scope.tsv" \
+"$root/campaign/report" --candidates "$cdir/scope.tsv" \
 	--journal "$cdir/journal.tsv" --queue "$cdir/queue" \
 	--facts "$cdir/facts" --out "$cdir" \
 	--title "ro-campaign: ${scope:-whole tree} ($profile profile)" >&2 ||

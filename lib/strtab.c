@@ -1,57 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * strtab: string interning with FNV-1a hashing and linear probing.
+ * strtab.c - string interning with FNV-1a hashing and linear probing.
  * Strings live in large arena chunks that are never freed one by one.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "strtab.h"
 
 #define CHUNK_SIZE (1 << 20)
 
-void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "candidates: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fprintf(stderr, "candidates: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p) {
-		fprintf(stderr, "candidates: out of memory\n");
-		exit(2);
-	}
-	return p;
-}
-
 static uint32_t hash_str(const char *s)
 {
-	uint32_t h = 2166136261u;
-
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 16777619u;
-	}
-	return h;
+	return (uint32_t)fnv1a(FNV1A_INIT, s, strlen(s));
 }
 
 void strtab_init(struct strtab *t)

@@ -63,7 +63,7 @@ for f in scope.tsv journal.tsv report.html report.tsv funnel.tsv summary.txt que
 done
 ok "outputs written: scope.tsv journal.tsv report.html report.tsv funnel.tsv queue/"
 
-# The journal's counts, computed here independently of validate/report:
+# The journal's counts, computed here independently of campaign/report:
 # the last verdict of each candidate of scope.tsv.
 awk -F '\t' 'NR == FNR { if (FNR > 1 && $5 == "ro_after_init") c[$1 "\t" $3] = 1; next }
 	FNR > 1 && ($3 "\t" $2) in c { v[$3 "\t" $2] = $6; e[$3 "\t" $2] = $7 }

@@ -3,14 +3,15 @@
  * strtab: string interning.  Every distinct string gets a small integer
  * id; ids are dense, starting at 0, so they can index arrays.
  */
-#ifndef CANDIDATES_STRTAB_H
-#define CANDIDATES_STRTAB_H
+#ifndef RO_STRTAB_H
+#define RO_STRTAB_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base.h"
+
 #define STR_NONE UINT32_MAX
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct strtab {
 	char **strs;		/* id -> string */
@@ -31,9 +32,5 @@ static inline const char *strtab_str(const struct strtab *t, uint32_t id)
 {
 	return id == STR_NONE ? "-" : t->strs[id];
 }
-
-void *xmalloc(size_t n);
-void *xrealloc(void *p, size_t n);
-void *xcalloc(size_t n, size_t size);
 
 #endif

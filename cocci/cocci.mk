@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0
+# cocci/: facts by spatch over SCOPE, the mentions prefilter, the
+# annotation rule and the ro-writes checker.
+
+PROGRAMS += cocci/mentions
+cocci/mentions: cocci/mentions.c $(LIB)
+	$(CC) $(CFLAGS) -o $@ cocci/mentions.c $(LIB)
+
+# make facts SCOPE="kernel mm" FACTS=$(WORK)/facts: run cocci/facts.cocci
+# (prefiltered, cached per file, -j JOBS) and write FACTS/*.tsv.
+SCOPE ?=
+FACTS ?= $(WORK)/facts
+SPATCH_TIMEOUT ?= 120
+
+.PHONY: facts ro-writes
+facts: cocci/mentions
+	sh cocci/run-facts.sh -j $(JOBS) --timeout $(SPATCH_TIMEOUT) \
+		"$(TREE)" "$(FACTS)" $(SCOPE)
+
+# make ro-writes [SCOPE=...]: the checker over the files of TREE that
+# define __ro_after_init variables; report in WORK/checker/report.txt.
+ro-writes:
+	sh cocci/run-checker.sh -j $(JOBS) "$(TREE)" "$(WORK)/checker" $(SCOPE)

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * evidence.h - the evidence grammar of FORMATS.md, one parser and one
+ * printer for each of its two forms.
+ *
+ * Writers (candidates.tsv "evidence"): items joined by ';', each
+ *   FILE:LINE:FUNC:FORM     (FUNC is '-' at file scope)
+ *
+ * Journal evidence (journal.tsv "evidence"): one line of items joined by
+ * "; ".  An accepted row has key=value items (built=OBJ,IMAGE;
+ * booted=MODES; exercised=NAMES).  Any other row starts with its stage,
+ * "STAGE: free text" (annotate, build, section, not-built, violation,
+ * oops, boot, ...).
+ */
+#ifndef RO_EVIDENCE_H
+#define RO_EVIDENCE_H
+
+#include <stddef.h>
+
+#include "base.h"
+
+struct ev_writer {
+	char *file;
+	long line;
+	char *func;
+	char *form;
+};
+
+/*
+ * Parse a writers list into *out (count returned); -1 when an item does
+ * not have the FILE:LINE:FUNC:FORM shape ("-" alone is an empty list).
+ */
+int ev_writers_parse(const char *s, struct ev_writer **out);
+void ev_writers_free(struct ev_writer *w, int n);
+void ev_writer_print(struct sb *s, const struct ev_writer *w);
+
+struct ev_item {
+	char *key;		/* "built", or the whole item without '=' */
+	char *value;		/* after '=', NULL if there is none */
+};
+
+/* Split journal evidence into its "; "-separated items; returns count. */
+int ev_items_parse(const char *s, struct ev_item **out);
+void ev_items_free(struct ev_item *it, int n);
+/*
+ * The stage of a non-accepted row's evidence: the word before ": " at
+ * the start ("build" for "build: ..."), copied into BUF; 0, or -1 when
+ * the evidence does not start with a stage.
+ */
+int ev_stage(const char *evidence, char *buf, size_t len);
+/*
+ * Print text as one journal field: TABs, newlines and other control
+ * characters become single spaces, at most MAX bytes, "-" when empty.
+ */
+char *ev_one_line(const char *s, size_t max);
+
+#endif

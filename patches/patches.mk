@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# patches/: the accepted rows of a journal as per-maintainer git
+# format-patch series, checked with checkpatch and git am.
+
+PROGRAMS += patches/queue
+QUEUE_SRCS := $(addprefix patches/,queue.c queue-plan.c queue-maint.c \
+	queue-prefix.c queue-tsv.c queue-util.c)
+
+patches/queue: $(QUEUE_SRCS) $(wildcard patches/queue-*.h) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(QUEUE_SRCS) $(LIB)
+
+# make queue [QJOURNAL=FILE] [QCANDIDATES=FILE] [QUEUE_DIR=DIR]: the
+# accepted rows of the journal as per-maintainer series in QUEUE_DIR,
+# checked with checkpatch.pl --strict and git am onto core and pristine.
+# QUEUE_DROP_UNCLEAN=1 leaves out (and lists) what checkpatch rejects.
+# MAX_VARS's default is in lib/defaults.h.
+# make queue-check-boot: build the queued tree in PROFILE and boot it;
+# QUEUE_BOOT_IN_TREE=1 builds it in TREE (warm objects, TREE restored).
+QJOURNAL    ?= $(VJOURNAL)
+QCANDIDATES ?= $(if $(CANDIDATES),$(CANDIDATES),$(CAND_DIR)/candidates.tsv)
+QUEUE_DIR   ?= $(WORK)/queue
+QUEUE_DROP_UNCLEAN ?= 0
+MAX_VARS    ?=
+
+.PHONY: queue queue-check-boot
+queue: patches/queue
+	QUEUE_DROP_UNCLEAN=$(QUEUE_DROP_UNCLEAN) MAX_VARS=$(MAX_VARS) \
+		sh patches/queue.sh "$(QJOURNAL)" "$(QCANDIDATES)" "$(TREE)" \
+		"$(WORK)" "$(QUEUE_DIR)"
+
+queue-check-boot: programs
+	ACCEL=$(ACCEL) sh patches/queue-boot.sh $(if $(filter 1,$(QUEUE_BOOT_IN_TREE)),--in-tree) \
+		"$(QUEUE_DIR)" "$(TREE)" "$(WORK)" $(PROFILE)

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# validate/: batch, annotate (spatch), build, section check and boot each
+# conversion of a candidates TSV: journal.tsv.
+
+PROGRAMS += validate/validate
+VAL_SRCS := $(addprefix validate/,main.c util.c cand.c journal.c elfcheck.c \
+	run.c plan.c)
+VAL_HDRS := $(wildcard validate/*.h)
+
+validate/validate: $(VAL_SRCS) $(VAL_HDRS) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(VAL_SRCS) $(LIB)
+
+# test-elfcheck.sh's window into elf_symbolize()
+CLEAN_FILES += validate/tests/symbolize
+validate/tests/symbolize: validate/tests/symbolize.c validate/elfcheck.c \
+		validate/util.c $(VAL_HDRS) $(LIB)
+	$(CC) $(CFLAGS) -o $@ validate/tests/symbolize.c validate/elfcheck.c \
+		validate/util.c $(LIB)
+
+# make validate CANDIDATES=FILE [PROFILE=fast|wide] [BATCH=N]: batch
+# validation in a private work tree of TREE (VTREE, created at tag core).
+# Verdicts go to VJOURNAL; a rerun resumes.  BATCH's default is in
+# lib/defaults.h.
+CANDIDATES ?=
+BATCH      ?=
+VTREE      ?= $(WORK)/vtree
+VJOURNAL   ?= $(WORK)/validate/$(PROFILE)/journal.tsv
+
+.PHONY: validate bench-validate
+validate: validate/validate qemu-boot/boot
+	@test -n "$(CANDIDATES)" || \
+		{ echo "make validate: set CANDIDATES=FILE (a candidates TSV)" >&2; exit 64; }
+	@test -d "$(VTREE)" || git -C "$(TREE)" worktree add --detach "$(VTREE)" core
+	validate/validate --candidates "$(CANDIDATES)" --tree "$(VTREE)" \
+		--work "$(WORK)" --profile $(PROFILE) $(if $(BATCH),--batch $(BATCH)) \
+		--journal "$(VJOURNAL)" --accel $(ACCEL) $(VALIDATE_ARGS)
+
+# Batch validation against the naive cycle, in the fast profile, on the
+# candidates in CAND_DIR (made over BENCH_VALIDATE_SCOPE if there are none).
+BENCH_VALIDATE_SCOPE ?= init kernel mm
+bench-validate: validate/validate qemu-boot/boot candidates/candidates cocci/mentions
+	@test -f "$(CAND_DIR)/candidates.tsv" || \
+		$(MAKE) --no-print-directory candidates SCOPE="$(BENCH_VALIDATE_SCOPE)"
+	sh validate/bench-validate.sh "$(TREE)" "$(WORK)" "$(CAND_DIR)/candidates.tsv"
