@@ -13,9 +13,9 @@ tsv_colnum() {
 	echo "$_n"
 }
 
-# tsv_awk FILE 'PROGRAM' [AWK ARGS...]: awk over FILE's rows (header
-# skipped) with one variable c_NAME per column holding its index, so a
-# program says $c_class, never $5.  Column names with characters other
+# tsv_awk FILE 'PROGRAM' [AWK ARGS...]: awk PROGRAM over FILE with one
+# variable c_NAME per column holding its index, so a program says
+# $c_class, never $5.  Line 1 is the header: rules say NR > 1.  Column names with characters other
 # than [A-Za-z0-9_] get '_' in their place.
 tsv_awk() {
 	_f=$1
@@ -25,5 +25,5 @@ tsv_awk() {
 		awk '{ n = $0; gsub(/[^A-Za-z0-9_]/, "_", n); printf " -v c_%s=%d", n, NR }')
 	# $_vars holds only -v c_NAME=N words built above, never user text.
 	# shellcheck disable=SC2086
-	awk -F '\t' $_vars "$@" "NR > 1 { $_p }" "$_f"
+	awk -F '\t' $_vars "$@" -- "$_p" "$_f"
 }
