@@ -7,18 +7,33 @@
 # git repository whose first commit is the pristine tree (tag "pristine"),
 # and applies setup/core/series on top with "git am" (tag "core").
 # Running it again on a prepared tree only checks it and changes nothing.
+# When the core series changed, it re-applies it onto pristine; a tree
+# with uncommitted changes is then refused, naming them, unless --force
+# (which discards them) is given.
 #
-# Usage: setup-tree.sh TARBALL TREE SERIES_DIR
-# Exit: 0 ready, 1 bad input (named on stderr), 2 usage.
+# Usage: setup-tree.sh [--force] TARBALL TREE SERIES_DIR
+# Exit (README.md, "Exit codes"): 0 ready, 64 usage, 65 bad input (a
+# tarball, a tree or a series, named on stderr), 70 a tool failed.
 
 set -eu
 
 die() {
 	echo "setup-tree: error: $*" >&2
-	exit 1
+	exit 65
 }
 
-[ $# -eq 3 ] || { echo "usage: setup-tree.sh TARBALL TREE SERIES_DIR" >&2; exit 2; }
+host_die() {
+	echo "setup-tree: error: $*" >&2
+	exit 70
+}
+
+force=0
+if [ "${1-}" = "--force" ]; then
+	force=1
+	shift
+fi
+
+[ $# -eq 3 ] || { echo "usage: setup-tree.sh [--force] TARBALL TREE SERIES_DIR" >&2; exit 64; }
 tarball=$1
 tree=$2
 series_dir=$3
@@ -35,6 +50,22 @@ is_kernel_tree() {
 		[ -f "$1/include/linux/cache.h" ] && [ -d "$1/arch/x86" ]
 }
 
+# Refuse to reset a tree with changes this script did not make: the
+# user's edits, untracked files (ignored build products are left alone
+# by the reset and clean below, which skip -x).
+refuse_dirty() {
+	changed=$(git -C "$tree" status --porcelain --untracked-files=normal 2>/dev/null | head -n 20)
+	[ -n "$changed" ] || return 0
+	if [ $force -eq 1 ]; then
+		echo "setup-tree: --force: discarding uncommitted changes in $tree"
+		return 0
+	fi
+	echo "setup-tree: error: $tree has uncommitted changes; re-applying the core series would discard them:" >&2
+	echo "$changed" | sed 's/^/  /' >&2
+	echo "setup-tree: commit or move them away, or rerun with --force (make setup SETUP_FORCE=1) to discard them" >&2
+	exit 65
+}
+
 gitc() {
 	git -C "$tree" -c user.name=ro-campaign \
 		-c user.email=ro-campaign@localhost -c commit.gpgsign=false "$@"
@@ -47,15 +78,17 @@ if [ -d "$tree/.git" ] && [ -f "$tree/.git/ro-campaign-core" ]; then
 		exit 0
 	fi
 	echo "setup-tree: core series changed, re-applying onto pristine"
+	refuse_dirty
 	gitc reset -q --hard
-	gitc clean -q -fdx
+	gitc clean -q -fd
 	gitc checkout -q --detach pristine
 elif [ -e "$tree" ] && [ -n "$(ls -A "$tree" 2>/dev/null)" ]; then
 	if [ -d "$tree/.git" ] && is_kernel_tree "$tree" &&
 	   git -C "$tree" rev-parse -q --verify pristine >/dev/null; then
 		# A run was interrupted after the pristine commit: resume from it.
+		refuse_dirty
 		gitc reset -q --hard
-		gitc clean -q -fdx
+		gitc clean -q -fd
 		gitc checkout -q --detach pristine
 	else
 		die "$tree exists but is not a tree prepared by ro-campaign; move it away or set TREE="
@@ -72,7 +105,7 @@ else
 	top=$(ls "$tmp")
 	[ "$(echo "$top" | wc -l)" -eq 1 ] && is_kernel_tree "$tmp/$top" ||
 		die "$tarball: does not contain a single kernel tree"
-	rm -rf "$tree"
+	[ ! -d "$tree" ] || rmdir "$tree"
 	mv "$tmp/$top" "$tree"
 	rm -rf "$tmp"
 	trap - EXIT INT TERM
@@ -91,7 +124,7 @@ grep -v '^#' "$series" | while read -r p; do
 	[ -f "$series_dir/$p" ] || die "$series_dir/$p: listed in series but missing"
 	gitc am -q --keep-cr "$(cd "$series_dir" && pwd)/$p" || {
 		gitc am --abort 2>/dev/null || true
-		die "$p: does not apply to the pristine tree"
+		die "$series_dir/$p: does not apply to the pristine tree"
 	}
 done
 n=$(grep -vc '^#\|^$' "$series" || true)
