@@ -13,7 +13,7 @@
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 2 ] || { echo "usage: bench-harness.sh TREE WORK [PROFILES]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: bench-harness.sh TREE WORK [PROFILES]" >&2; exit 64; }
 tree=$1
 work=$2
 profiles=${3:-fast wide}

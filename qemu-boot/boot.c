@@ -54,33 +54,6 @@ static const char usage_text[] =
 "Exit status: 0 pass, 1 fail, 2 hang, 3 invalid (the control did not show\n"
 "protection on), 64 usage error, 70 host-side error.\n";
 
-double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		perror("boot: malloc");
-		exit(EXIT_HOST);
-	}
-	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	char *d = xmalloc(strlen(s) + 1);
-
-	strcpy(d, s);
-	return d;
-}
-
 static _Noreturn void usage_error(const char *fmt,
 						   const char *arg)
 {
@@ -88,22 +61,6 @@ static _Noreturn void usage_error(const char *fmt,
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'boot --help'.\n");
 	exit(EXIT_USAGE);
-}
-
-static int parse_int(const char *opt, const char *s, int min, int max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "boot: %s: '%s' is not a number in %d..%d\n",
-			opt, s, min, max);
-		fprintf(stderr, "Try 'boot --help'.\n");
-		exit(EXIT_USAGE);
-	}
-	return (int)v;
 }
 
 static void add_append(struct opts *o, const char *s)
@@ -156,16 +113,16 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			add_append(o, optarg);
 			break;
 		case 't':
-			o->timeout = parse_int("--timeout", optarg, 1, 86400);
+			o->timeout = (int)opt_long("--timeout", optarg, 1, 86400);
 			break;
 		case 'P':
-			o->probe = parse_int("--probe-timeout", optarg, 1, 3600);
+			o->probe = (int)opt_long("--probe-timeout", optarg, 1, 3600);
 			break;
 		case 's':
-			o->smp = parse_int("--smp", optarg, 1, 64);
+			o->smp = (int)opt_long("--smp", optarg, 1, 64);
 			break;
 		case 'm':
-			o->mem = parse_int("--mem", optarg, 64, 65536);
+			o->mem = (int)opt_long("--mem", optarg, 64, 65536);
 			break;
 		case 'o':
 			o->out = optarg;
@@ -355,6 +312,8 @@ int main(int argc, char **argv)
 	size_t n;
 	int sigfd;
 
+	prog_name = "boot";
+
 	parse_args(&o, argc, argv);
 	initrd = o.initrd ? o.initrd : default_initrd(o.kernel);
 	check_file("kernel", o.kernel);
@@ -383,7 +342,7 @@ int main(int argc, char **argv)
 		int kvm = strncmp(accel, "kvm", 3) == 0;
 		int probe = strcmp(accel, "kvm-probe") == 0;
 
-		t0 = now_s();
+		t0 = now();
 		console_init(&con, log, t0, o.exercises);
 		qmp_init(&qmp, -1, qlog, t0);
 		build_argv(&a, &o, kvm ? "kvm" : "tcg", initrd, append);
@@ -400,7 +359,7 @@ int main(int argc, char **argv)
 			break;
 		fprintf(stderr,
 			"boot: KVM probe: no KTAP header after %.1f s (%zu console bytes), falling back to TCG\n",
-			now_s() - t0, con.bytes);
+			now() - t0, con.bytes);
 		console_reset(&con, NULL, t0, o.exercises);
 		if (ftruncate(fileno(log), 0) || fseek(log, 0, SEEK_SET) ||
 		    fprintf(qlog, "# KVM probe failed, TCG run follows\n") < 0)
@@ -432,7 +391,7 @@ int main(int argc, char **argv)
 		qmp.suspends, qmp.wakeups, qmp.wake_events);
 	fclose(qlog);
 	fprintf(stderr, "boot: verdict %s after %.1f s (%s; %d suspend, %d wakeup)\n",
-		verdict_name(v), now_s() - t0,
+		verdict_name(v), now() - t0,
 		strcmp(accel, "tcg") ? "KVM" : "TCG", qmp.suspends, qmp.wakeups);
 	return (int)v;
 }

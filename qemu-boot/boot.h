@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base.h"
+
 #define BOOT_LINE_MAX	4096
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -102,8 +104,9 @@ void qmp_tick(struct qmp *q, double now);
 double qmp_deadline(const struct qmp *q);
 
 /* boot.c */
-#define EXIT_USAGE	64
-#define EXIT_HOST	70
+/* The verdict codes 0-3 are boot's own; errors use lib's RC_USAGE/RC_HOST. */
+#define EXIT_USAGE	RC_USAGE
+#define EXIT_HOST	RC_HOST
 
 struct opts {
 	const char *kernel;
@@ -119,9 +122,6 @@ struct opts {
 	int mem;
 };
 
-double now_s(void);
-void *xmalloc(size_t n);
-char *xstrdup(const char *s);
 _Noreturn void host_error(const char *fmt, const char *arg);
 FILE *open_out(const char *dir, const char *name, const char *mode);
 

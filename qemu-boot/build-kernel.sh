@@ -23,20 +23,32 @@ if [ "${1:-}" = "--config-only" ]; then
 	config_only=1
 	shift
 fi
-[ $# -eq 3 ] || { echo "usage: build-kernel.sh [--config-only] PROFILE TREE WORK" >&2; exit 2; }
+[ $# -eq 3 ] || { echo "usage: build-kernel.sh [--config-only] PROFILE TREE WORK" >&2; exit 64; }
 profile=$1
 tree=$2
 work=$3
 
+# Exit codes (README.md): 64 usage, 65 bad input (a profile, a tree, a
+# config fragment Kconfig refuses), 1 the kernel build failed, 70 a tool.
 die() {
 	echo "build-kernel: error: $*" >&2
+	exit 65
+}
+
+build_failed() {
+	echo "build-kernel: error: $*" >&2
 	exit 1
+}
+
+host_die() {
+	echo "build-kernel: error: $*" >&2
+	exit 70
 }
 
 case $profile in
 fast)	base=tinyconfig; frags="" ;;
 wide)	base=x86_64_defconfig; frags="$tree/kernel/configs/kvm_guest.config" ;;
-*)	die "unknown profile '$profile' (known: fast wide)" ;;
+*)	echo "build-kernel: error: unknown profile '$profile' (known: fast wide)" >&2; exit 64 ;;
 esac
 [ -f "$tree/Makefile" ] && [ -d "$tree/arch/x86" ] ||
 	die "$tree: not a kernel tree (run 'make setup' first)"
@@ -98,13 +110,13 @@ echo "build-kernel: building $profile with -j$jobs" >&2
 start=$(date +%s)
 kmake -j"$jobs" bzImage modules >"$out/build.log" 2>&1 || {
 	grep -E 'error|Error' "$out/build.log" | head -20 >&2
-	die "kernel build failed, full log in $out/build.log"
+	build_failed "kernel build failed, full log in $out/build.log"
 }
 res=$out/ro-campaign
 rm -rf "$res.new"
 mkdir -p "$res.new"
 kmake INSTALL_MOD_PATH="$res.new/modroot" INSTALL_MOD_STRIP=1 \
-	modules_install >/dev/null 2>&1 || die "modules_install failed"
+	modules_install >/dev/null 2>&1 || host_die "modules_install failed"
 cp "$out/arch/x86/boot/bzImage" "$out/vmlinux" "$out/System.map" "$res.new/"
 kmake -s kernelrelease > "$res.new/kernelrelease"
 rm -rf "$res"

@@ -115,11 +115,7 @@ static long add_ex(struct console *c, const char *name)
 		return i;
 	if (c->nex == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 16;
-		c->ex = realloc(c->ex, c->cap * sizeof(*c->ex));
-		if (!c->ex) {
-			perror("boot: realloc");
-			exit(70);
-		}
+		c->ex = xrealloc(c->ex, c->cap * sizeof(*c->ex));
 	}
 	memset(&c->ex[c->nex], 0, sizeof(c->ex[c->nex]));
 	c->ex[c->nex].name = xstrdup(name);
@@ -220,11 +216,7 @@ static void add_violation(struct console *c, const char *line)
 
 	if (c->vlen + n + 2 > c->vcap) {
 		c->vcap = 2 * (c->vcap + n + 2);
-		c->violations = realloc(c->violations, c->vcap);
-		if (!c->violations) {
-			perror("boot: realloc");
-			exit(70);
-		}
+		c->violations = xrealloc(c->violations, c->vcap);
 	}
 	memcpy(c->violations + c->vlen, line, n);
 	c->vlen += n;

@@ -29,9 +29,16 @@ since the last run; --force rebuilds anyway.
 EOF
 }
 
+# Exit codes (README.md): 64 usage, 65 bad input (the result directory),
+# 70 a host tool is missing or failed.
 die() {
 	echo "mkinitramfs: error: $*" >&2
-	exit 1
+	exit 65
+}
+
+host_die() {
+	echo "mkinitramfs: error: $*" >&2
+	exit 70
 }
 
 force=0
@@ -40,11 +47,11 @@ while [ $# -gt 0 ]; do
 	-h|--help) usage; exit 0 ;;
 	--force) force=1; shift ;;
 	--) shift; break ;;
-	-*) echo "mkinitramfs: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	-*) echo "mkinitramfs: unknown option '$1'" >&2; usage >&2; exit 64 ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 1 ] || { usage >&2; exit 2; }
+[ $# -eq 1 ] || { usage >&2; exit 64; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 guest=$here/guest
@@ -55,11 +62,11 @@ busybox=${BUSYBOX:-/bin/busybox}
 [ -f "$res/kernelrelease" ] || die "$res/kernelrelease missing: not a build-kernel.sh result"
 release=$(cat "$res/kernelrelease")
 [ -n "$release" ] || die "$res/kernelrelease is empty"
-[ -x "$busybox" ] || die "$busybox: not found (install busybox-static)"
+[ -x "$busybox" ] || host_die "$busybox: not found (install busybox-static)"
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
-	die "$busybox is not statically linked (install busybox-static)"
+	host_die "$busybox is not statically linked (install busybox-static)"
 [ -f "$guest/init" ] || die "$guest/init missing"
-command -v cpio >/dev/null || die "cpio not found (install cpio)"
+command -v cpio >/dev/null || host_die "cpio not found (install cpio)"
 
 moddir=$res/modroot/lib/modules/$release
 out=$res/initramfs.cpio.gz
@@ -124,9 +131,9 @@ if [ -d "$moddir" ]; then
 	done
 	if [ ! -f "$root/lib/modules/$release/modules.dep" ]; then
 		command -v depmod >/dev/null ||
-			die "$moddir has no modules.dep and depmod is missing (install kmod)"
+			host_die "$moddir has no modules.dep and depmod is missing (install kmod)"
 		depmod -b "$root" "$release" ||
-			die "depmod failed for $moddir"
+			host_die "depmod failed for $moddir"
 	fi
 else
 	echo "mkinitramfs: note: $moddir missing, no modules in the initramfs" >&2
@@ -137,7 +144,7 @@ find "$root" -exec touch -h -d @0 {} +
 (cd "$root" && find . ! -name . | LC_ALL=C sort |
 	cpio --quiet -o -H newc -R 0:0 --reproducible) |
 	gzip -n -9 > "$stage/initramfs.cpio.gz" ||
-	die "cpio/gzip failed"
+	host_die "cpio/gzip failed"
 mv "$stage/initramfs.cpio.gz" "$out"
 echo "$key" > "$keyfile"
 echo "mkinitramfs: wrote $out ($(wc -c < "$out") bytes)" >&2

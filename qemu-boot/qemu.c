@@ -119,14 +119,14 @@ void write_cmdline(const char *dir, const struct argv_buf *a)
 /* SIGTERM the QEMU process group, SIGKILL after a grace period, reap. */
 int kill_qemu(void)
 {
-	double end = now_s() + KILL_GRACE;
+	double end = now() + KILL_GRACE;
 	int status = 0;
 
 	if (qemu_pid <= 0)
 		return 0;
 	kill(-qemu_pid, SIGTERM);
 	while (waitpid(qemu_pid, &status, WNOHANG) == 0) {
-		if (now_s() > end) {
+		if (now() > end) {
 			kill(-qemu_pid, SIGKILL);
 			waitpid(qemu_pid, &status, 0);
 			break;
@@ -242,21 +242,21 @@ static int poll_once(struct run *r, int sigfd)
 		{ .fd = r->qmp_fd, .events = POLLIN },
 		{ .fd = sigfd, .events = POLLIN },
 	};
-	double now = now_s(), next;
+	double t = now(), next;
 	char buf[4096];
 	int ms;
 
-	qmp_tick(r->qmp, now);
+	qmp_tick(r->qmp, t);
 	next = min_deadline(r->deadline, qmp_deadline(r->qmp));
 	if (r->probe_end && !r->con->header)
 		next = min_deadline(next, r->probe_end);
 	next = min_deadline(next, r->done_end);
-	ms = next > now ? (int)((next - now) * 1000) + 1 : 0;
+	ms = next > t ? (int)((next - t) * 1000) + 1 : 0;
 	if (r->con_fd < 0 && ms > 100)
 		ms = 100;	/* console closed: wait for QEMU to exit */
 	if (poll(p, 3, ms) < 0 && errno != EINTR)
 		host_error("poll: %s", strerror(errno));
-	now = now_s();
+	t = now();
 	if (p[2].revents & POLLIN) {
 		struct signalfd_siginfo si;
 
@@ -270,21 +270,21 @@ static int poll_once(struct run *r, int sigfd)
 		ssize_t n = read(r->con_fd, buf, sizeof(buf));
 
 		if (n > 0) {
-			console_feed(r->con, buf, (size_t)n, now);
+			console_feed(r->con, buf, (size_t)n, t);
 		} else if (n == 0 || errno != EINTR) {
-			console_flush(r->con, now);
+			console_flush(r->con, t);
 			close_fd(&r->con_fd);
 		}
 	}
 	if (r->qmp_fd >= 0 && p[1].revents & (POLLIN | POLLHUP | POLLERR) &&
-	    qmp_input(r->qmp, now) < 0)
+	    qmp_input(r->qmp, t) < 0)
 		close_fd(&r->qmp_fd);
 	if (!r->exited && waitpid(qemu_pid, &r->status, WNOHANG) == qemu_pid) {
 		r->exited = 1;
 		qemu_pid = 0;
 	}
 	if (r->con->done && !r->done_end)
-		r->done_end = now + DONE_GRACE;
+		r->done_end = t + DONE_GRACE;
 	return 0;
 }
 
@@ -302,7 +302,7 @@ enum run_end run_qemu(const struct argv_buf *a, const struct opts *o,
 	spawn_qemu(a, o->out, &r->con_fd, &r->qmp_fd);
 	r->qmp->fd = r->qmp_fd;
 	for (;;) {
-		double now;
+		double t;
 
 		if (poll_once(r, sigfd) < 0) {
 			stop_run(r);
@@ -310,18 +310,18 @@ enum run_end run_qemu(const struct argv_buf *a, const struct opts *o,
 		}
 		if (r->exited && r->con_fd < 0)
 			break;
-		now = now_s();
-		if (now >= r->deadline) {
+		t = now();
+		if (t >= r->deadline) {
 			stop_run(r);
 			return RUN_TIMEOUT;
 		}
-		if (r->probe_end && !r->con->header && now >= r->probe_end) {
+		if (r->probe_end && !r->con->header && t >= r->probe_end) {
 			stop_run(r);
 			return RUN_PROBE_FAILED;
 		}
-		if (r->done_end && now >= r->done_end) {
+		if (r->done_end && t >= r->done_end) {
 			fprintf(stderr, "boot: [%6.1f s] the guest is done but did not power off in %.0f s: stopping QEMU\n",
-				now - t0, DONE_GRACE);
+				t - t0, DONE_GRACE);
 			stop_run(r);
 			return RUN_EXITED;
 		}

@@ -80,13 +80,13 @@ check "mkinitramfs.sh --help exits 0" sh "$mkinit" --help
 usage_err() {
 	sh "$mkinit" >/dev/null 2>&1
 	st=$?
-	[ $st -eq 2 ] || { why="exit $st, want 2"; return 1; }
+	[ $st -eq 64 ] || { why="exit $st, want 64"; return 1; }
 }
 check "mkinitramfs.sh without an argument is a usage error" usage_err
 missing_dir() {
 	sh "$mkinit" "$tmp/nonexistent" 2>"$tmp/err"
 	st=$?
-	[ $st -eq 1 ] && grep -q "nonexistent: no such directory" "$tmp/err" ||
+	[ $st -eq 65 ] && grep -q "nonexistent: no such directory" "$tmp/err" ||
 		{ why="exit $st: $(cat "$tmp/err")"; return 1; }
 }
 check "mkinitramfs.sh names a missing result directory" missing_dir
@@ -94,7 +94,7 @@ mkdir -p "$tmp/notbuilt"
 not_built() {
 	sh "$mkinit" "$tmp/notbuilt" 2>"$tmp/err"
 	st=$?
-	[ $st -eq 1 ] && grep -q "kernelrelease missing" "$tmp/err" ||
+	[ $st -eq 65 ] && grep -q "kernelrelease missing" "$tmp/err" ||
 		{ why="exit $st: $(cat "$tmp/err")"; return 1; }
 }
 check "mkinitramfs.sh rejects a directory without kernelrelease" not_built
