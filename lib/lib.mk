@@ -16,3 +16,9 @@ $(LIB): $(LIB_OBJS)
 	ar rcs $@ $(LIB_OBJS)
 
 CLEAN_FILES += $(LIB) $(LIB_OBJS)
+
+# test-lib.sh's window into the library
+CLEAN_FILES += lib/tests/lib-test
+lib/tests/lib-test: lib/tests/lib-test.c $(LIB)
+	$(CC) $(CFLAGS) -o $@ lib/tests/lib-test.c $(LIB)
+PROGRAMS += lib/tests/lib-test
