@@ -3,7 +3,7 @@
 # candidates.tsv.
 
 PROGRAMS += candidates/candidates
-CAND_SRCS := $(addprefix candidates/,main.c tsv.c map.c facts.c \
+CAND_SRCS := $(addprefix candidates/,main.c map.c facts.c \
 	closure.c classify.c perm.c report.c link.c)
 CAND_HDRS := $(wildcard candidates/*.h)
 

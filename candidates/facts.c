@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * facts: load and validate FACTS_DIR/{defs,writes,funcs,funcrefs,calls,
- * params,errors}.tsv.  Every value with a fixed vocabulary is checked, so
- * a change in the producer shows up as an error here, not as a silent
- * misclassification.
+ * params,errors}.tsv with lib/tsv.h.  Every header must be exactly the one
+ * of cocci/FACTS.md, columns are taken by name, and every value with a
+ * fixed vocabulary is checked, so a change in the producer shows up as an
+ * error here, not as a silent misclassification.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,9 @@ static const char *const attr_names[] = {
 	"meminitdata", "percpu",
 };
 
+static const char *const storage_names[] = { "static", "global" };
+static const char *const bool_names[] = { "0", "1" };
+
 #define GROW(arr, n, cap) do {						\
 	if ((n) == (cap)) {						\
 		(cap) = (cap) ? (cap) * 2 : 4096;			\
@@ -33,48 +38,44 @@ static const char *const attr_names[] = {
 	}								\
 } while (0)
 
-static int lookup(const char *s, const char *const *names, int n)
+/* Column NAME of a file whose header tsv_expect() has checked. */
+static int col(const struct tsv *t, const char *name)
 {
-	int i;
+	int c = tsv_need(t, name);
 
-	for (i = 0; i < n; i++) {
-		if (!strcmp(s, names[i]))
-			return i;
-	}
-	return -1;
+	if (c < 0)
+		die(RC_HOST, "%s: column '%s' is not in the header", t->path,
+		    name);
+	return c;
 }
 
-static int parse_storage(const struct tsv *t, int col, uint8_t *out)
+/* Field C as one of NAMES into *OUT; -1 (reported) when it is not. */
+static int enum_of(const struct tsv *t, int c, const char *const *names,
+		   int n, uint8_t *out)
 {
-	const char *s = t->field[col];
+	int v = tsv_enum(t, c, names, n);
 
-	if (!strcmp(s, "static")) {
-		*out = ST_STATIC;
-	} else if (!strcmp(s, "global")) {
-		*out = ST_GLOBAL;
-	} else {
-		tsv_error(t, "storage must be static or global, not '%s'", s);
+	if (v < 0)
 		return -1;
-	}
+	*out = (uint8_t)v;
 	return 0;
 }
 
-static int parse_bool(const struct tsv *t, int col, uint8_t *out)
+static int line_of(const struct tsv *t, int c, uint32_t *out)
 {
-	const char *s = t->field[col];
+	long v;
 
-	if (strcmp(s, "0") && strcmp(s, "1")) {
-		tsv_error(t, "field %d must be 0 or 1, not '%s'", col + 1, s);
+	if (tsv_long(t, c, 1, UINT32_MAX - 1, &v))
 		return -1;
-	}
-	*out = s[0] == '1';
+	*out = (uint32_t)v;
 	return 0;
 }
 
-static int parse_attrs(struct facts *f, const struct tsv *t, struct def *d)
+static int parse_attrs(struct facts *f, const struct tsv *t, int c,
+		       struct def *d)
 {
-	char *s = t->field[6], *tok, *save = NULL;
-	int a;
+	char *s = t->field[c], *tok, *save = NULL;
+	size_t a;
 
 	d->attrs = 0;
 	d->section = STR_NONE;
@@ -87,9 +88,12 @@ static int parse_attrs(struct facts *f, const struct tsv *t, struct def *d)
 			d->section = strtab_intern(&f->strs, tok + 8);
 			continue;
 		}
-		a = lookup(tok, attr_names, 7);
-		if (a < 0) {
-			tsv_error(t, "unknown attribute '%s'", tok);
+		for (a = 0; a < ARRAY_SIZE(attr_names); a++)
+			if (!strcmp(tok, attr_names[a]))
+				break;
+		if (a == ARRAY_SIZE(attr_names)) {
+			tsv_error(t, "column '%s': unknown attribute '%s'",
+				  t->head[c], tok);
 			return -1;
 		}
 		d->attrs |= 1u << a;
@@ -97,25 +101,16 @@ static int parse_attrs(struct facts *f, const struct tsv *t, struct def *d)
 	return 0;
 }
 
-static int line_of(const struct tsv *t, int col, uint32_t *out)
+static uint32_t str(struct facts *f, const struct tsv *t, int c)
 {
-	long v = tsv_lineno(t, col);
-
-	if (v < 0)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
+	return strtab_intern(&f->strs, t->field[c]);
 }
 
-static uint32_t str(struct facts *f, const struct tsv *t, int col)
+/* Field C must have a value, not '-'. */
+static int need(const struct tsv *t, int c)
 {
-	return strtab_intern(&f->strs, t->field[col]);
-}
-
-static int need(const struct tsv *t, int col, const char *what)
-{
-	if (!strcmp(t->field[col], "-")) {
-		tsv_error(t, "%s is missing ('-')", what);
+	if (!strcmp(t->field[c], "-")) {
+		tsv_error(t, "column '%s' is missing ('-')", t->head[c]);
 		return -1;
 	}
 	return 0;
@@ -123,20 +118,26 @@ static int need(const struct tsv *t, int col, const char *what)
 
 static int load_defs(struct facts *f, struct tsv *t)
 {
+	int c_file = col(t, "file"), c_line = col(t, "line");
+	int c_name = col(t, "name"), c_storage = col(t, "storage");
+	int c_type = col(t, "type"), c_array = col(t, "array");
+	int c_attrs = col(t, "attrs"), c_init = col(t, "init");
 	uint32_t cap = 0;
 	int rc;
 
 	while ((rc = tsv_next(t)) > 0) {
 		struct def d;
 
-		if (need(t, 0, "file") || line_of(t, 1, &d.line) ||
-		    need(t, 2, "name") || parse_storage(t, 3, &d.storage) ||
-		    parse_bool(t, 5, &d.array) || parse_bool(t, 7, &d.init) ||
-		    parse_attrs(f, t, &d))
+		if (need(t, c_file) || line_of(t, c_line, &d.line) ||
+		    need(t, c_name) ||
+		    enum_of(t, c_storage, storage_names, 2, &d.storage) ||
+		    enum_of(t, c_array, bool_names, 2, &d.array) ||
+		    enum_of(t, c_init, bool_names, 2, &d.init) ||
+		    parse_attrs(f, t, c_attrs, &d))
 			return -1;
-		d.file = str(f, t, 0);
-		d.name = str(f, t, 2);
-		d.type = str(f, t, 4);
+		d.file = str(f, t, c_file);
+		d.name = str(f, t, c_name);
+		d.type = str(f, t, c_type);
 		GROW(f->defs, f->ndefs, cap);
 		f->defs[f->ndefs++] = d;
 	}
@@ -145,24 +146,22 @@ static int load_defs(struct facts *f, struct tsv *t)
 
 static int load_writes(struct facts *f, struct tsv *t)
 {
+	int c_file = col(t, "file"), c_line = col(t, "line");
+	int c_var = col(t, "var"), c_func = col(t, "func");
+	int c_form = col(t, "form");
 	uint32_t cap = 0;
-	int rc, form;
+	int rc;
 
 	while ((rc = tsv_next(t)) > 0) {
 		struct write w;
 
-		if (need(t, 0, "file") || line_of(t, 1, &w.line) ||
-		    need(t, 2, "var"))
+		if (need(t, c_file) || line_of(t, c_line, &w.line) ||
+		    need(t, c_var) ||
+		    enum_of(t, c_form, form_names, F_NFORMS, &w.form))
 			return -1;
-		form = lookup(t->field[4], form_names, F_NFORMS);
-		if (form < 0) {
-			tsv_error(t, "unknown write form '%s'", t->field[4]);
-			return -1;
-		}
-		w.form = (uint8_t)form;
-		w.file = str(f, t, 0);
-		w.var = str(f, t, 2);
-		w.func = str(f, t, 3);
+		w.file = str(f, t, c_file);
+		w.var = str(f, t, c_var);
+		w.func = str(f, t, c_func);
 		GROW(f->writes, f->nwrites, cap);
 		f->writes[f->nwrites++] = w;
 	}
@@ -171,18 +170,22 @@ static int load_writes(struct facts *f, struct tsv *t)
 
 static int load_funcs(struct facts *f, struct tsv *t)
 {
+	int c_file = col(t, "file"), c_line = col(t, "line");
+	int c_name = col(t, "name"), c_storage = col(t, "storage");
+	int c_section = col(t, "section");
 	uint32_t cap = 0;
 	int rc;
 
 	while ((rc = tsv_next(t)) > 0) {
 		struct func fn;
 
-		if (need(t, 0, "file") || line_of(t, 1, &fn.line) ||
-		    need(t, 2, "name") || parse_storage(t, 3, &fn.storage))
+		if (need(t, c_file) || line_of(t, c_line, &fn.line) ||
+		    need(t, c_name) ||
+		    enum_of(t, c_storage, storage_names, 2, &fn.storage))
 			return -1;
-		fn.file = str(f, t, 0);
-		fn.name = str(f, t, 2);
-		fn.section = str(f, t, 4);
+		fn.file = str(f, t, c_file);
+		fn.name = str(f, t, c_name);
+		fn.section = str(f, t, c_section);
 		GROW(f->funcs, f->nfuncs, cap);
 		f->funcs[f->nfuncs++] = fn;
 	}
@@ -191,18 +194,20 @@ static int load_funcs(struct facts *f, struct tsv *t)
 
 static int load_funcrefs(struct facts *f, struct tsv *t)
 {
+	int c_file = col(t, "file"), c_line = col(t, "line");
+	int c_name = col(t, "name"), c_func = col(t, "func");
 	uint32_t cap = 0;
 	int rc;
 
 	while ((rc = tsv_next(t)) > 0) {
 		struct funcref r;
 
-		if (need(t, 0, "file") || line_of(t, 1, &r.line) ||
-		    need(t, 2, "name"))
+		if (need(t, c_file) || line_of(t, c_line, &r.line) ||
+		    need(t, c_name))
 			return -1;
-		r.file = str(f, t, 0);
-		r.name = str(f, t, 2);
-		r.func = str(f, t, 3);
+		r.file = str(f, t, c_file);
+		r.name = str(f, t, c_name);
+		r.func = str(f, t, c_func);
 		GROW(f->funcrefs, f->nfuncrefs, cap);
 		f->funcrefs[f->nfuncrefs++] = r;
 	}
@@ -211,18 +216,20 @@ static int load_funcrefs(struct facts *f, struct tsv *t)
 
 static int load_calls(struct facts *f, struct tsv *t)
 {
+	int c_file = col(t, "file"), c_line = col(t, "line");
+	int c_caller = col(t, "caller"), c_callee = col(t, "callee");
 	uint32_t cap = 0;
 	int rc;
 
 	while ((rc = tsv_next(t)) > 0) {
 		struct call c;
 
-		if (need(t, 0, "file") || line_of(t, 1, &c.line) ||
-		    need(t, 3, "callee"))
+		if (need(t, c_file) || line_of(t, c_line, &c.line) ||
+		    need(t, c_callee))
 			return -1;
-		c.file = str(f, t, 0);
-		c.caller = str(f, t, 2);
-		c.callee = str(f, t, 3);
+		c.file = str(f, t, c_file);
+		c.caller = str(f, t, c_caller);
+		c.callee = str(f, t, c_callee);
 		GROW(f->calls, f->ncalls, cap);
 		f->calls[f->ncalls++] = c;
 	}
@@ -231,35 +238,34 @@ static int load_calls(struct facts *f, struct tsv *t)
 
 static int load_params(struct facts *f, struct tsv *t)
 {
+	int c_file = col(t, "file"), c_line = col(t, "line");
+	int c_var = col(t, "var"), c_kind = col(t, "kind");
+	int c_perm = col(t, "perm"), c_handler = col(t, "handler");
 	uint32_t cap = 0;
-	int rc, kind;
+	int rc;
 
 	while ((rc = tsv_next(t)) > 0) {
 		struct param p;
 
-		if (need(t, 0, "file") || line_of(t, 1, &p.line))
+		if (need(t, c_file) || line_of(t, c_line, &p.line) ||
+		    enum_of(t, c_kind, pkind_names, ARRAY_SIZE(pkind_names),
+			    &p.kind))
 			return -1;
-		kind = lookup(t->field[3], pkind_names, 5);
-		if (kind < 0) {
-			tsv_error(t, "unknown param kind '%s'", t->field[3]);
-			return -1;
-		}
-		p.kind = (uint8_t)kind;
 		/*
 		 * module_param_call(create, set, get, (void *)MODE, perm):
 		 * a callback parameter whose argument is no variable has
 		 * nothing to judge (drivers/scsi/fcoe/fcoe_transport.c).
 		 */
-		if (kind == P_MODULE_PARAM && !strcmp(t->field[2], "-") &&
-		    strcmp(t->field[5], "-"))
+		if (p.kind == P_MODULE_PARAM && !strcmp(t->field[c_var], "-") &&
+		    strcmp(t->field[c_handler], "-"))
 			continue;
-		if ((kind == P_SETUP || kind == P_EARLY) ?
-		    need(t, 5, "handler") : need(t, 2, "var"))
+		if (need(t, (p.kind == P_SETUP || p.kind == P_EARLY) ?
+			 c_handler : c_var))
 			return -1;
-		p.file = str(f, t, 0);
-		p.var = str(f, t, 2);
-		p.perm = str(f, t, 4);
-		p.handler = str(f, t, 5);
+		p.file = str(f, t, c_file);
+		p.var = str(f, t, c_var);
+		p.perm = str(f, t, c_perm);
+		p.handler = str(f, t, c_handler);
 		GROW(f->params, f->nparams, cap);
 		f->params[f->nparams++] = p;
 	}
@@ -268,22 +274,24 @@ static int load_params(struct facts *f, struct tsv *t)
 
 static int load_errors(struct facts *f, struct tsv *t)
 {
+	int c_file = col(t, "file"), c_reason = col(t, "reason");
 	uint32_t cap = 0;
 	int rc;
 
 	while ((rc = tsv_next(t)) > 0) {
 		struct errrow e;
 
-		if (need(t, 0, "file"))
+		if (need(t, c_file))
 			return -1;
-		e.file = str(f, t, 0);
-		e.reason = str(f, t, 1);
+		e.file = str(f, t, c_file);
+		e.reason = str(f, t, c_reason);
 		GROW(f->errors, f->nerrors, cap);
 		f->errors[f->nerrors++] = e;
 	}
 	return rc;
 }
 
+/* The headers of cocci/FACTS.md, exactly. */
 struct fact_file {
 	const char *name;
 	const char *cols[8];
@@ -309,23 +317,25 @@ static const struct fact_file files[] = {
 int facts_load(struct facts *f, const char *dir)
 {
 	size_t i;
+	int err;
 
 	memset(f, 0, sizeof(*f));
 	strtab_init(&f->strs);
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		size_t len = strlen(dir) + strlen(files[i].name) + 2;
-		char *path = xmalloc(len);
+		char *path = xasprintf("%s/%s", dir, files[i].name);
 		struct tsv t;
 		int rc;
 
-		snprintf(path, len, "%s/%s", dir, files[i].name);
-		rc = tsv_open(&t, path, files[i].cols, files[i].ncols);
+		rc = tsv_open(&t, path, 0);
+		if (!rc)
+			rc = tsv_expect(&t, files[i].cols, files[i].ncols);
 		if (!rc)
 			rc = files[i].load(f, &t);
+		err = t.sys_errno;
 		tsv_close(&t);
 		free(path);
 		if (rc < 0)
-			return -1;
+			return err && err != ENOENT ? RC_HOST : RC_DATA;
 	}
 	return 0;
 }

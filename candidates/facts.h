@@ -77,7 +77,10 @@ struct facts {
 extern const char *const form_names[F_NFORMS];
 extern const char *const pkind_names[];
 
-/* Load every fact file of DIR; prints FILE:LINE errors, returns -1. */
+/*
+ * Load every fact file of DIR: 0, or the exit code (RC_DATA for a missing
+ * or malformed file, RC_HOST for a read error) after FILE:LINE messages.
+ */
 int facts_load(struct facts *f, const char *dir);
 
 /* A direct write (not an escape of the address). */

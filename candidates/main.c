@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "report.h"
 
@@ -23,7 +22,8 @@ static void print_help(FILE *fp)
 	      "\n"
 	      "  --facts DIR     directory holding the fact files (required)\n"
 	      "  --out FILE      output TSV (default: candidates.tsv), written\n"
-	      "                  to FILE.tmp.PID then renamed\n"
+	      "                  to FILE.tmp, synced, then renamed: a failed\n"
+	      "                  run leaves FILE as it was\n"
 	      "  --explain NAME  print the reasoning for every variable named\n"
 	      "                  NAME; writes FILE only if --out is given too\n"
 	      "  -q, --quiet     no summary line on stderr\n"
@@ -31,8 +31,9 @@ static void print_help(FILE *fp)
 	      "\n"
 	      "Output columns: file line name storage class confidence reason\n"
 	      "evidence (all writers as file:line:func:form joined by ';').\n"
-	      "Exit status: 0 done, 1 bad usage or malformed input (FILE:LINE:\n"
-	      "message), 2 out of memory.\n", fp);
+	      "Exit status: 0 done, 1 --explain NAME found no such variable,\n"
+	      "64 bad usage, 65 a missing or malformed fact file (FILE:LINE:\n"
+	      "message), 70 out of memory or a read or write error.\n", fp);
 }
 
 static void summary(const struct judge *j, double secs)
@@ -54,7 +55,9 @@ int main(int argc, char **argv)
 	struct graph g;
 	struct judge j;
 	double t0 = now();
-	int i, quiet = 0;
+	int i, rc, quiet = 0;
+
+	prog_name = "candidates";
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -71,28 +74,28 @@ int main(int argc, char **argv)
 		} else if (i + 1 < argc && !strcmp(a, "--explain")) {
 			explain = argv[++i];
 		} else {
-			fprintf(stderr, "candidates: bad argument '%s'\n", a);
+			warnx("bad argument '%s'", a);
 			print_help(stderr);
-			return 1;
+			return RC_USAGE;
 		}
 	}
 	if (!dir) {
-		fprintf(stderr, "candidates: --facts DIR is required\n");
+		warnx("--facts DIR is required");
 		print_help(stderr);
-		return 1;
+		return RC_USAGE;
 	}
-	if (facts_load(&f, dir))
-		return 1;
+	rc = facts_load(&f, dir);
+	if (rc)
+		return rc;
 	graph_build(&g, &f);
 	judge_all(&j, &f, &g);
 	if (explain && !report_explain(&j, explain, stdout)) {
-		fprintf(stderr, "candidates: %s: no such variable in %s/defs.tsv\n",
-			explain, dir);
-		return 1;
+		warnx("%s: no such variable in %s/defs.tsv", explain, dir);
+		return RC_FAIL;
 	}
 	if (!explain || out) {
 		if (report_write(&j, out ? out : "candidates.tsv"))
-			return 1;
+			return RC_HOST;
 	}
 	if (!quiet)
 		summary(&j, now() - t0);

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report.h"
 
@@ -34,55 +33,36 @@ int report_write(const struct judge *j, const char *path)
 {
 	const struct facts *f = j->f;
 	const struct strtab *s = &f->strs;
-	size_t len = strlen(path) + 32;
-	char *tmp = xmalloc(len);
 	uint32_t *order = xmalloc((f->ndefs + 1) * sizeof(*order)), i;
-	FILE *fp;
+	struct sb out;
+	int rc = 0;
 
-	snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-	fp = fopen(tmp, "w");
-	if (!fp) {
-		fprintf(stderr, "%s: cannot create: %s\n", tmp,
-			strerror(errno));
-		goto fail;
-	}
 	for (i = 0; i < f->ndefs; i++)
 		order[i] = i;
 	sort_facts = f;
 	qsort(order, f->ndefs, sizeof(*order), def_cmp);
-	fputs("file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n",
-	      fp);
+	sb_init(&out);
+	sb_add(&out,
+	       "file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n");
 	for (i = 0; i < f->ndefs; i++) {
 		const struct def *df = &f->defs[order[i]];
 		const struct verdict *v = &j->v[order[i]];
 
-		fprintf(fp, "%s\t%u\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		sb_addf(&out, "%s\t%u\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			strtab_str(s, df->file), df->line,
 			strtab_str(s, df->name),
 			df->storage == ST_STATIC ? "static" : "global",
 			klass_names[v->klass], conf_names[v->conf], v->reason,
 			v->evidence);
 	}
-	if (fflush(fp) || ferror(fp) || fsync(fileno(fp))) {
-		fprintf(stderr, "%s: write error: %s\n", tmp, strerror(errno));
-		fclose(fp);
-		unlink(tmp);
-		goto fail;
-	}
-	fclose(fp);
-	if (rename(tmp, path)) {
-		fprintf(stderr, "%s: cannot rename to %s: %s\n", tmp, path,
+	if (write_file_atomic(path, out.buf, out.len)) {
+		fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, path,
 			strerror(errno));
-		unlink(tmp);
-		goto fail;
+		rc = -1;
 	}
+	sb_free(&out);
 	free(order);
-	free(tmp);
-	return 0;
-fail:
-	free(order);
-	free(tmp);
-	return -1;
+	return rc;
 }
 
 static const char *const status_names[] = {

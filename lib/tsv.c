@@ -30,6 +30,7 @@ static int read_line(struct tsv *t)
 	len = getline(&t->buf, &t->cap, t->fp);
 	if (len < 0) {
 		if (ferror(t->fp) || (errno && errno != EINVAL)) {
+			t->sys_errno = errno ? errno : EIO;
 			t->lineno++;
 			tsv_error(t, "read error: %s",
 				  strerror(errno ? errno : EIO));
@@ -91,6 +92,7 @@ int tsv_open(struct tsv *t, const char *path, int flags)
 	t->flags = flags & ~TSV_TORN_OK;
 	t->fp = fopen(path, "r");
 	if (!t->fp) {
+		t->sys_errno = errno;
 		fprintf(stderr, "%s: %s: cannot open: %s\n", prog_name, path,
 			strerror(errno));
 		return -1;

@@ -30,6 +30,7 @@ struct tsv {
 	char **head;		/* header names */
 	int ncols;
 	char **field;		/* the fields of the row just read */
+	int sys_errno;		/* errno of an open or read failure, else 0 */
 };
 
 /* Open PATH and read its header; 0, or -1 with a message. */

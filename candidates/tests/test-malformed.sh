@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Malformed fact files: candidates exits 1 with a FILE:LINE message that
-# names the problem, and writes no output file.
+# Malformed fact files: candidates exits 65 with a FILE:LINE message that
+# names the problem, and writes no output file; usage errors exit 64.
 set -u
 cd "$(dirname "$0")/../.."
 BIN=candidates/candidates
@@ -21,12 +21,12 @@ good() {
 	printf 'file\treason\n' > "$T/f/errors.tsv"
 }
 
-# bad LABEL EXPECTED-MESSAGE-REGEX: run on $T/f, expect exit 1
+# bad LABEL EXPECTED-MESSAGE-REGEX: run on $T/f, expect exit 65
 bad() {
 	rm -f "$T/out.tsv"
 	"$BIN" --facts "$T/f" --out "$T/out.tsv" 2> "$T/err"
 	rc=$?
-	if [ $rc -eq 1 ] && grep -qE "$2" "$T/err" && [ ! -e "$T/out.tsv" ]
+	if [ $rc -eq 65 ] && grep -qE "$2" "$T/err" && [ ! -e "$T/out.tsv" ]
 	then ok "$1"
 	else not_ok "$1" "rc=$rc: $(cat "$T/err")"
 	fi
@@ -38,9 +38,9 @@ good
 	ok "the valid base case works" || not_ok "the valid base case works" "failed"
 
 good; printf 'a.c\t7\tx\tfoo_init\n' >> "$T/f/writes.tsv"
-bad "missing column" 'writes\.tsv:3: expected 5 fields, got 4'
+bad "missing column" 'writes\.tsv:3: 4 fields, the header has 5'
 good; printf 'a.c\t7\tx\tfoo_init\tassign\textra\n' >> "$T/f/writes.tsv"
-bad "extra column" 'writes\.tsv:3: expected 5 fields, got 6'
+bad "extra column" 'writes\.tsv:3: 6 fields, the header has 5'
 good; printf 'file\tline\tvar\tform\n' > "$T/f/writes.tsv"
 bad "wrong header" 'writes\.tsv:1: bad header'
 good; : > "$T/f/calls.tsv"
@@ -48,29 +48,42 @@ bad "empty file" 'calls\.tsv:1: empty file'
 good; rm "$T/f/params.tsv"
 bad "missing file" 'params\.tsv: cannot open'
 good; printf 'a.c\tten\tfoo\tbar\n' >> "$T/f/calls.tsv"
-bad "bad line number" 'calls\.tsv:2: field 2: bad line number'
+bad "bad line number" "calls\\.tsv:2: column 'line': 'ten' is not a number"
 good; printf 'a.c\t7\tx\tfoo_init\tpoke\n' >> "$T/f/writes.tsv"
-bad "unknown write form" "writes\.tsv:3: unknown write form 'poke'"
+bad "unknown write form" "writes\.tsv:3: column 'form': unknown value 'poke'"
 good; printf 'b.c\t2\ty\textern\tint\t0\t-\t0\n' >> "$T/f/defs.tsv"
-bad "bad storage" "defs\.tsv:3: storage must be static or global"
+bad "bad storage" "defs\.tsv:3: column 'storage': unknown value 'extern' \\(one of: static, global\\)"
 good; printf 'b.c\t2\ty\tstatic\tint\t0\tro_after_inti\t0\n' >> "$T/f/defs.tsv"
-bad "unknown attribute" "defs\.tsv:3: unknown attribute 'ro_after_inti'"
+bad "unknown attribute" "defs\.tsv:3: column 'attrs': unknown attribute 'ro_after_inti'"
 good; printf 'b.c\t2\ty\tstatic\tint\t2\t-\t0\n' >> "$T/f/defs.tsv"
-bad "bad array flag" "defs\.tsv:3: field 6 must be 0 or 1"
+bad "bad array flag" "defs\.tsv:3: column 'array': unknown value '2'"
 good; printf '\n' >> "$T/f/funcs.tsv"
 bad "empty line" 'funcs\.tsv:3: empty line'
 good; printf 'a.c\t1\t\tfoo\n' >> "$T/f/funcrefs.tsv"
-bad "empty field" 'funcrefs\.tsv:2: field 3 is empty'
+bad "empty field" "funcrefs\.tsv:2: column 'name' is empty"
 good; printf 'a.c\t1\tx\tparam\t0\t-\n' >> "$T/f/params.tsv"
-bad "unknown param kind" "params\.tsv:2: unknown param kind 'param'"
+bad "unknown param kind" "params\.tsv:2: column 'kind': unknown value 'param'"
 good; printf 'a.c\t1\t-\tsetup\t-\t-\n' >> "$T/f/params.tsv"
-bad "setup without handler" "params\.tsv:2: handler is missing"
-"$BIN" --bogus > /dev/null 2>&1; [ $? -eq 1 ] && ok "bad option exits 1" ||
-	not_ok "bad option exits 1" "wrong exit"
-"$BIN" > /dev/null 2>&1; [ $? -eq 1 ] && ok "missing --facts exits 1" ||
-	not_ok "missing --facts exits 1" "wrong exit"
-good; "$BIN" --facts "$T/f" --out "$T/nodir/out.tsv" 2> "$T/err"
-[ $? -eq 1 ] && grep -q 'cannot create' "$T/err" &&
-	ok "unwritable output exits 1" || not_ok "unwritable output exits 1" "$(cat "$T/err")"
+bad "setup without handler" "params\.tsv:2: column 'handler' is missing"
+good; printf 'a.c\t8\tx\tfoo_init\tassign' >> "$T/f/writes.tsv"
+bad "torn last row" 'writes\.tsv:3: torn row'
+good; printf 'a.c\t8\tx\tfoo_init\tassign\r\n' >> "$T/f/writes.tsv"
+bad "CR line ending" 'writes\.tsv:3: CR line ending'
+good; printf 'a.c\t8\tx\tfoo\000_init\tassign\n' >> "$T/f/writes.tsv"
+bad "NUL byte" 'writes\.tsv:3: NUL byte'
+good; printf 'line\tfile\tname\tfunc\n' > "$T/f/funcrefs.tsv"
+bad "columns in another order" 'funcrefs\.tsv:1: bad header, expected: file line name func'
+good; printf 'a.c\t0\tfoo\tbar\n' >> "$T/f/calls.tsv"
+bad "line 0" "calls\\.tsv:2: column 'line': '0' is not a number"
+"$BIN" --bogus > /dev/null 2>&1; rc=$?
+[ $rc -eq 64 ] && ok "bad option exits 64" ||
+	not_ok "bad option exits 64" "exit $rc"
+"$BIN" > /dev/null 2>&1; rc=$?
+[ $rc -eq 64 ] && ok "missing --facts exits 64" ||
+	not_ok "missing --facts exits 64" "exit $rc"
+good; "$BIN" --facts "$T/f" --out "$T/nodir/out.tsv" 2> "$T/err"; rc=$?
+[ $rc -eq 70 ] && grep -q 'nodir/out.tsv: cannot write' "$T/err" &&
+	ok "unwritable output exits 70" ||
+	not_ok "unwritable output exits 70" "exit $rc: $(cat "$T/err")"
 
 finish

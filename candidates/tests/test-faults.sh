@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Fault tests of candidates (issue 15).
+#
+# #6: a read error is not the end of a fact file.  The old reader took
+# getline()'s failure for the end of the file: under "ulimit -v" a line
+# too long to hold in memory silently dropped the rest of writes.tsv, the
+# runtime write after it was never seen, and the variable came out as
+# ro_after_init with exit 0.  Now the run fails (70, out of memory, or
+# 65) naming FILE:LINE, and an existing output file is left as it was.
+set -u
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-candidates/candidates}
+T=$(mktemp -d "${TMPDIR:-/tmp}/cand-faults.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+. qemu-boot/tests/tap.sh
+
+# x is written in foo_init (init-only), then in foo_runtime (runtime):
+# rejected.  Between the two writes stands a row with an 80 MB field.
+mkdir -p "$T/f"
+printf 'file\tline\tname\tstorage\ttype\tarray\tattrs\tinit\na.c\t1\tx\tstatic\tint\t0\t-\t0\n' > "$T/f/defs.tsv"
+{
+	printf 'file\tline\tvar\tfunc\tform\na.c\t5\tx\tfoo_init\tassign\na.c\t6\tx\t'
+	head -c 80000000 /dev/zero | tr '\0' f
+	printf '\tassign\na.c\t7\tx\tfoo_runtime\tassign\n'
+} > "$T/f/writes.tsv"
+printf 'file\tline\tname\tstorage\tsection\na.c\t4\tfoo_init\tstatic\tinit\na.c\t9\tfoo_runtime\tglobal\t-\n' > "$T/f/funcs.tsv"
+printf 'file\tline\tname\tfunc\n' > "$T/f/funcrefs.tsv"
+printf 'file\tline\tcaller\tcallee\n' > "$T/f/calls.tsv"
+printf 'file\tline\tvar\tkind\tperm\thandler\n' > "$T/f/params.tsv"
+printf 'file\treason\n' > "$T/f/errors.tsv"
+
+# With memory enough, the runtime write rejects x.
+"$BIN" -q --facts "$T/f" --out "$T/full.tsv" 2> "$T/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '	x	static	rejected	' "$T/full.tsv"; then
+	ok "with memory enough, the write after the long row rejects x"
+else
+	not_ok "with memory enough, the write after the long row rejects x" \
+		"rc=$rc: $(cat "$T/err")"
+fi
+
+# Under a 50 MB address-space limit the long row cannot be read.
+echo "the previous output" > "$T/out.tsv"
+(ulimit -v 50000 && exec "$BIN" -q --facts "$T/f" --out "$T/out.tsv") \
+	2> "$T/err"
+rc=$?
+if { [ $rc -eq 70 ] || [ $rc -eq 65 ]; } &&
+	grep -q 'writes\.tsv:3: ' "$T/err"; then
+	ok "a read error in writes.tsv fails the run naming FILE:LINE (exit $rc)"
+else
+	not_ok "a read error in writes.tsv fails the run naming FILE:LINE" \
+		"rc=$rc, out: $(cut -f3,5 "$T/out.tsv" | tr '\n' ' '), err: $(cat "$T/err")"
+fi
+if [ "$(cat "$T/out.tsv")" = "the previous output" ] &&
+	[ -z "$(ls "$T" | grep 'out\.tsv\.')" ]; then
+	ok "the failed run left the previous output file as it was"
+else
+	not_ok "the failed run left the previous output file as it was" \
+		"$(ls "$T"): $(head -c 200 "$T/out.tsv")"
+fi
+
+finish
