@@ -408,3 +408,22 @@ int is_tree_path(const char *s)
 	}
 	return 1;
 }
+
+static int ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+int has_identifier(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	if (!n)
+		return 0;
+	for (p = s; (p = strstr(p, name)); p++)
+		if ((p == s || !ident_char(p[-1])) && !ident_char(p[n]))
+			return 1;
+	return 0;
+}

@@ -96,6 +96,12 @@ long opt_long(const char *opt, const char *s, long min, long max);
 /* A C identifier: [A-Za-z_][A-Za-z0-9_]*. */
 int is_identifier(const char *s);
 /*
+ * NAME occurs in S as a whole identifier: every occurrence is tried, one
+ * not inside a longer identifier counts ("foo" is in "x = foo;", not in
+ * "foobar" or "my_foo").
+ */
+int has_identifier(const char *s, const char *name);
+/*
  * A path relative to a tree: not empty, not absolute, no "." or ".."
  * component, no empty component, no control characters.
  */
