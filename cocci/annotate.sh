@@ -12,46 +12,68 @@ Print on stdout a unified diff (a/ b/ paths, for git apply in TREE) that
 adds __ro_after_init to the file-scope variables in LIST, replacing
 __read_mostly where present. LIST is TSV with the header "file line name"
 (file relative to TREE, line of the variable's name). TREE is not changed.
+Every file of LIST must be a file of TREE given as a relative path
+without "." or ".." components; anything else is refused (65) before any
+file is copied.
 Exit status: 0 all keys annotated, 1 some keys not found (the diff holds
-the others; the missing ones are named on stderr), 2 usage or run error.
+the others; the missing ones are named on stderr), 64 usage, 65 a bad
+LIST (LIST:LINE names the row), 70 spatch or the host failed.
 EOF
 }
 
 die() {
+	code=$1
+	shift
 	echo "annotate: error: $*" >&2
-	exit 2
+	exit "$code"
 }
 
 case ${1-} in -h | --help) usage; exit 0 ;; esac
-[ $# -eq 2 ] || { usage >&2; exit 2; }
+[ $# -eq 2 ] || { usage >&2; exit 64; }
 tree=$1 list=$2
 here=$(cd "$(dirname "$0")" && pwd)
-[ -d "$tree" ] || die "TREE '$tree' is not a directory"
-[ -f "$list" ] || die "LIST '$list' is not a file"
-command -v spatch >/dev/null || die "spatch not found (apt-get install coccinelle)"
-tree=$(cd "$tree" && pwd)
+[ -d "$tree" ] || die 64 "TREE '$tree' is not a directory"
+[ -f "$list" ] || die 64 "LIST '$list' is not a file"
+command -v spatch >/dev/null || die 70 "spatch not found (apt-get install coccinelle)"
+tree=$(cd "$tree" && pwd) || die 70 "cannot enter $tree"
 head -n 1 "$list" | grep -q '^file	line	name' ||
-	die "$list: first line must be the header 'file<TAB>line<TAB>name'"
-awk -F '\t' 'NR > 1 && (NF < 3 || $2 !~ /^[0-9]+$/ || $3 !~ /^[A-Za-z_][A-Za-z0-9_]*$/) {
-	printf "annotate: error: %s:%d: bad row (want file, line, name)\n", FILENAME, NR > "/dev/stderr"; bad = 1 }
-	END { exit bad }' "$list" || exit 2
+	die 65 "$list:1: the header must be 'file<TAB>line<TAB>name'"
+# a row: a path inside TREE (relative, no "." or ".." component, no
+# empty one, no control character), a line number, a C identifier
+awk -F '\t' 'NR > 1 {
+	p = "/" $1 "/"
+	if (NF < 3 || $2 !~ /^[1-9][0-9]*$/ || $3 !~ /^[A-Za-z_][A-Za-z0-9_]*$/) {
+		printf "annotate: error: %s:%d: bad row (want file, line, name)\n", FILENAME, NR > "/dev/stderr"
+		bad = 1
+	} else if ($1 == "" || $1 ~ /^\// || p ~ /\/\.\.?\// || p ~ /\/\// ||
+		   $1 ~ /[[:cntrl:]]/) {
+		printf "annotate: error: %s:%d: file '"'"'%s'"'"' is not a path relative to TREE (no '"'"'/'"'"' at the start, no '"'"'.'"'"' or '"'"'..'"'"')\n", FILENAME, NR, $1 > "/dev/stderr"
+		bad = 1
+	}
+}
+END { exit bad }' "$list" || exit 65
 
-wd=$(mktemp -d "${TMPDIR:-/tmp}/annotate.XXXXXX") || die "mktemp failed"
+wd=$(mktemp -d "${TMPDIR:-/tmp}/annotate.XXXXXX") || die 70 "mktemp failed"
 trap 'rm -rf "$wd"' EXIT
-awk -F '\t' 'NR > 1 { print $1 }' "$list" | sort -u >"$wd/files"
-while read -r f; do
-	[ -f "$tree/$f" ] || die "$list: no such file in TREE: $f"
-	mkdir -p "$wd/b/$(dirname "$f")"
-	cp "$tree/$f" "$wd/b/$f"
+trap 'exit 130' INT TERM
+# each file once, with the line of LIST where it first appears
+awk -F '\t' 'NR > 1 && !seen[$1]++ { print NR "\t" $1 }' "$list" >"$wd/where"
+while IFS='	' read -r n f; do
+	[ -f "$tree/$f" ] || die 65 "$list:$n: no such file in TREE: $f"
+done <"$wd/where"
+cut -f 2- "$wd/where" | sort -u >"$wd/files"
+while IFS= read -r f; do
+	mkdir -p "$wd/b/$(dirname "$f")" && cp "$tree/$f" "$wd/b/$f" ||
+		die 70 "cannot copy $f into $wd"
 done <"$wd/files"
-cp "$list" "$wd/keys.tsv"
+cp "$list" "$wd/keys.tsv" || die 70 "cannot copy $list"
 
 # A declaration with several declarators, one of them annotated already
 # ("static char *a __ro_after_init, *b;"), does not match the rules: hide
 # the existing annotations of the listed lines in a comment while spatch
 # runs, and put them back after.
 hide='/*ro-campaign:ro_after_init*/'
-while read -r f; do
+while IFS= read -r f; do
 	lines=$(awk -F '\t' -v f="$f" 'NR > 1 && $1 == f { printf "%s ", $2 }' "$list")
 	awk -v lines="$lines" -v hide="$hide" '
 		BEGIN { n = split(lines, l, " "); for (i = 1; i <= n; i++) want[l[i]] = 1 }
@@ -60,16 +82,17 @@ while read -r f; do
 done <"$wd/files"
 
 # relative paths, so the positions spatch reports match the list's
-(cd "$wd/b" && xargs spatch --sp-file "$here/annotate.cocci" \
-	--no-includes --very-quiet --in-place -D patch -D keys="$wd/keys.tsv" \
-	<"$wd/files") >/dev/null 2>"$wd/err"
+(cd "$wd/b" && tr '\n' '\0' <"$wd/files" |
+	xargs -0 spatch --sp-file "$here/annotate.cocci" \
+	--no-includes --very-quiet --in-place -D patch -D keys="$wd/keys.tsv") \
+	>/dev/null 2>"$wd/err"
 rc=$?
-[ "$rc" -eq 0 ] || { cat "$wd/err" >&2; die "spatch failed (exit $rc)"; }
+[ "$rc" -eq 0 ] || { cat "$wd/err" >&2; die 70 "spatch failed (exit $rc)"; }
 
 # Where spatch swapped __read_mostly it leaves stray spaces: two after an
 # array bound, one before the ';' of a variable without initializer.  Fix
 # that whitespace only where the original had no such text.
-while read -r f; do
+while IFS= read -r f; do
 	# the annotations hidden before spatch ran ($hide, as a regex)
 	sed -i 's|/\*ro-campaign:ro_after_init\*/|__ro_after_init|g' "$wd/b/$f"
 	grep -q ']  __ro_after_init' "$tree/$f" ||
@@ -107,12 +130,12 @@ while read -r f; do
 		}
 		print
 	}' "$wd/b/$f" >"$wd/b/$f.fix" && mv "$wd/b/$f.fix" "$wd/b/$f" ||
-		die "cannot tidy $f"
+		die 70 "cannot tidy $f"
 done <"$wd/files"
 
-while read -r f; do
+while IFS= read -r f; do
 	diff -u --label "a/$f" --label "b/$f" "$tree/$f" "$wd/b/$f"
-	[ $? -le 1 ] || die "diff failed on $f"
+	[ $? -le 1 ] || die 70 "diff failed on $f"
 done <"$wd/files"
 
 if grep -q '^annotate: not found' "$wd/err"; then

@@ -29,12 +29,46 @@ options:
   --list FILE       use the .c/.h files listed in FILE (one per line,
                     relative to TREE) instead of the prefilter
   -h, --help        show this help
+
+A SCOPE entry and a --list line are paths inside TREE: relative, without
+"." or ".." components (a SCOPE may be "." for the whole tree).  They are
+used as paths only, never as patterns or shell code.
+
+spatch failing on one file (parse errors, a timeout, a crash) is not a
+failure of the run: the file gets its row in errors.tsv (FACTS.md).  The
+rules not parsing, a worker or xargs failing, is.
+
+Exit status: 0 done, 64 usage (bad option, -j 0, a SCOPE that does not
+exist), 65 bad --list entry or nothing to analyse, 70 spatch, git or the
+host failed, 130 interrupted (a rerun resumes from the cache).
 EOF
 }
 
 die() {
+	code=$1
+	shift
 	echo "run-facts: error: $*" >&2
-	exit 2
+	exit "$code"
+}
+
+# posint NAME VALUE MAX: VALUE is a whole number from 1 to MAX, else 64
+posint() {
+	case $2 in
+	'' | *[!0-9]* | 0*) die 64 "$1 wants a number from 1 to $3, not '$2'" ;;
+	esac
+	[ ${#2} -le ${#3} ] && [ "$2" -le "$3" ] ||
+		die 64 "$1 wants a number from 1 to $3, not '$2'"
+}
+
+# tree_path S: S is relative, has no "."/".." or empty component
+tree_path() {
+	case /$1/ in
+	// | *//* | */./* | */../*) return 1 ;;
+	esac
+	case $1 in
+	/* | -*) return 1 ;;
+	esac
+	return 0
 }
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,14 +84,27 @@ hdr_calls='file	line	caller	callee'
 hdr_params='file	line	var	kind	perm	handler'
 hdr_errors='file	reason'
 
+# hdr TABLE: the header line of TABLE.tsv (FACTS.md)
+hdr() {
+	case $1 in
+	defs) echo "$hdr_defs" ;;
+	writes) echo "$hdr_writes" ;;
+	funcs) echo "$hdr_funcs" ;;
+	funcrefs) echo "$hdr_funcrefs" ;;
+	calls) echo "$hdr_calls" ;;
+	params) echo "$hdr_params" ;;
+	errors) echo "$hdr_errors" ;;
+	esac
+}
+
 # ---- worker: run spatch on a chunk of files, fill the cache ---------------
 
 # run_chunk TREE CACHEDIR TIMEOUT PROGRESS FILE...
 run_chunk() {
 	tree=$1 cdir=$2 tmo=$3 prog=$4
 	shift 4
-	cd "$tree" || exit 1
-	wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || exit 1
+	cd "$tree" || exit 70
+	wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || exit 70
 	trap 'rm -rf "$wd"' EXIT
 	for f in "$@"; do printf '%s\n\n' "$f"; done > "$wd/groups"
 	# the whole chunk gets the per-file budget for each file, plus slack
@@ -92,7 +139,8 @@ run_chunk() {
 		# retry the unfinished files one by one
 		for f in "$@"; do
 			grep -qxF -- "$f" "$wd/done" && continue
-			(run_chunk "$tree" "$cdir" "$tmo" "$prog" "$f")
+			(run_chunk "$tree" "$cdir" "$tmo" "$prog" "$f") ||
+				exit 70
 		done
 	elif [ "$rc" -ne 0 ]; then
 		if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -105,7 +153,7 @@ run_chunk() {
 		echo "$1" >>"$wd/done"
 	fi
 	# file results into the cache, atomically per file
-	git hash-object -- "$@" >"$wd/hashes" || exit 1
+	git hash-object -- "$@" >"$wd/hashes" || exit 70
 	i=0
 	for f in "$@"; do
 		i=$((i + 1))
@@ -113,20 +161,21 @@ run_chunk() {
 		grep -qxF -- "$f" "$wd/done" || continue
 		dest=$cdir/$f.$h
 		[ -f "$dest" ] && continue
-		mkdir -p "$(dirname "$dest")"
+		mkdir -p "$(dirname "$dest")" || exit 70
 		{
 			awk -F '\t' -v f="$f" '$2 == f' "$wd/out"
 			awk -F '\t' -v f="$f" '$1 == f { print "errors\t" $0 }' \
 				"$wd/errs"
-		} >"$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest"
+		} >"$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest" || exit 70
 		echo "$f" >>"$prog"
 	done
+	return 0
 }
 
 if [ "${1-}" = "--worker" ]; then
 	shift
 	run_chunk "$@"
-	exit 0
+	exit
 fi
 
 # ---- main ------------------------------------------------------------------
@@ -140,49 +189,62 @@ list=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	-j | --jobs) [ $# -ge 2 ] || die "$1 needs a value"; jobs=$2; shift 2 ;;
-	--timeout) [ $# -ge 2 ] || die "$1 needs a value"; tmo=$2; shift 2 ;;
-	--chunk) [ $# -ge 2 ] || die "$1 needs a value"; chunk=$2; shift 2 ;;
-	--cache) [ $# -ge 2 ] || die "$1 needs a value"; cache=$2; shift 2 ;;
-	--list) [ $# -ge 2 ] || die "$1 needs a value"; list=$2; shift 2 ;;
+	-j | --jobs) [ $# -ge 2 ] || die 64 "$1 needs a value"; jobs=$2; shift 2 ;;
+	--timeout) [ $# -ge 2 ] || die 64 "$1 needs a value"; tmo=$2; shift 2 ;;
+	--chunk) [ $# -ge 2 ] || die 64 "$1 needs a value"; chunk=$2; shift 2 ;;
+	--cache) [ $# -ge 2 ] || die 64 "$1 needs a value"; cache=$2; shift 2 ;;
+	--list) [ $# -ge 2 ] || die 64 "$1 needs a value"; list=$2; shift 2 ;;
 	--no-extend) extend=0; shift ;;
 	--) shift; break ;;
-	-*) die "unknown option $1 (see --help)" ;;
+	-*) die 64 "unknown option $1 (see --help)" ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 2 ] || { usage >&2; exit 2; }
-for v in "$jobs" "$tmo" "$chunk"; do
-	case $v in '' | *[!0-9]*) die "not a positive number: '$v'" ;; esac
-done
+[ $# -ge 2 ] || { usage >&2; exit 64; }
+posint -j "$jobs" 1024
+posint --timeout "$tmo" 86400
+posint --chunk "$chunk" 10000
 tree=$1 facts=$2
 shift 2
-[ -d "$tree" ] || die "TREE '$tree' is not a directory"
+[ -d "$tree" ] || die 64 "TREE '$tree' is not a directory"
 git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 ||
-	die "TREE '$tree' is not a git work tree (git grep is the prefilter)"
-command -v spatch >/dev/null || die "spatch not found (apt-get install coccinelle)"
+	die 64 "TREE '$tree' is not a git work tree (git grep is the prefilter)"
+for s in "$@"; do
+	[ "$s" = . ] || tree_path "${s%/}" ||
+		die 64 "SCOPE '$s' is not a path relative to TREE (no '/' at the start, no '.' or '..')"
+	[ -e "$tree/$s" ] || die 64 "SCOPE '$s' does not exist in $tree"
+done
+command -v spatch >/dev/null || die 70 "spatch not found (apt-get install coccinelle)"
 mentions=$here/mentions
 [ -x "$mentions" ] ||
-	die "missing $mentions, the phase-2 prefilter and .S reader (run make programs)"
-[ -f "$cocci" ] || die "missing $cocci"
-for s in "$@"; do
-	[ -e "$tree/$s" ] || die "SCOPE '$s' does not exist in $tree"
-done
+	die 70 "missing $mentions, the phase-2 prefilter and .S reader (run make programs)"
+[ -f "$cocci" ] || die 70 "missing $cocci"
+spatch --parse-cocci "$cocci" >/dev/null 2>&1 ||
+	die 70 "spatch cannot parse $cocci (spatch --parse-cocci $cocci)"
 if [ -n "$list" ]; then
-	[ -f "$list" ] || die "--list '$list' is not a file"
-	list=$(cd "$(dirname "$list")" && pwd)/$(basename "$list")
+	[ -f "$list" ] || die 64 "--list '$list' is not a file"
+	list=$(cd "$(dirname "$list")" && pwd)/$(basename "$list") ||
+		die 70 "cannot find the directory of --list '$list'"
+	# every entry is a file of the tree: it names a cache file too
+	n=0
+	while IFS= read -r f || [ -n "$f" ]; do
+		n=$((n + 1))
+		[ -n "$f" ] || continue
+		tree_path "$f" && [ -f "$tree/$f" ] ||
+			die 65 "$list:$n: '$f' is not a file of TREE (a relative path, no '.' or '..')"
+	done <"$list"
 fi
-mkdir -p "$facts" || die "cannot create $facts"
-facts=$(cd "$facts" && pwd)
+mkdir -p "$facts" || die 70 "cannot create $facts"
+facts=$(cd "$facts" && pwd) || die 70 "cannot enter $facts"
 [ -n "$cache" ] || cache=$facts/cache
-mkdir -p "$cache" || die "cannot create cache $cache"
-cache=$(cd "$cache" && pwd)
+mkdir -p "$cache" || die 70 "cannot create cache $cache"
+cache=$(cd "$cache" && pwd) || die 70 "cannot enter $cache"
 
 rulehash=$( { cat "$cocci" "$macros"; spatch --version 2>&1 | head -n 1; } |
 	sha1sum | cut -c1-16)
 cdir=$cache/$rulehash
-mkdir -p "$cdir"
-wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || die "mktemp failed"
+mkdir -p "$cdir" || die 70 "cannot create $cdir"
+wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || die 70 "mktemp failed"
 monpid=
 cleanup() {
 	[ -n "$monpid" ] && kill "$monpid" 2>/dev/null
@@ -199,7 +261,7 @@ run_files() {
 	lst=$1 label=$2
 	total=$(wc -l <"$lst")
 	(cd "$tree" && git hash-object --stdin-paths <"$lst") >"$wd/h" ||
-		die "git hash-object failed"
+		die 70 "git hash-object failed in $tree"
 	paste "$lst" "$wd/h" | while IFS='	' read -r f h; do
 		[ -f "$cdir/$f.$h" ] || echo "$f"
 	done >"$wd/pending"
@@ -228,6 +290,11 @@ run_files() {
 	tr '\n' '\0' <"$wd/pending" |
 		xargs -0 -n "$chunk" -P "$jobs" sh "$0" --worker "$tree" "$cdir" \
 			"$tmo" "$prog"
+	rc=$?
+	# a worker exits non-zero only when it could not file its results
+	# (xargs: 123); spatch failing on a file is an errors.tsv row
+	[ "$rc" -eq 0 ] ||
+		die 70 "$label: a spatch worker failed (xargs exit $rc)"
 	kill "$monpid" 2>/dev/null
 	wait "$monpid" 2>/dev/null
 	monpid=
@@ -240,24 +307,32 @@ run_files() {
 if [ -n "$list" ]; then
 	grep -v '^$' "$list" >"$wd/files"
 else
-	# pathspecs: the .c files under each SCOPE entry (git's * crosses /)
-	specs=
+	# literal pathspecs, one per SCOPE entry: a SCOPE is a path, never
+	# a pattern; the .c files under it are picked after
 	[ $# -gt 0 ] || set -- .
 	for s in "$@"; do
+		shift
 		s=${s%/}
 		case $s in
-		. | '') specs="$specs '*.c'" ;;
-		*.c) specs="$specs '$s'" ;;
-		*) specs="$specs '$s/*.c'" ;;
+		. | '') set -- "$@" . ;;
+		*) set -- "$@" ":(literal)$s" ;;
 		esac
 	done
-	eval "set -- $specs"
 	git -C "$tree" grep -l -E \
 		-e '__init|__setup|early_param|module_param|core_param' \
 		-e 'ctl_table|__ro_after_init|__read_mostly|__meminit|__ref' \
-		-- "$@" ":(exclude)tools" ":(exclude)scripts" ":(exclude)Documentation" | sort >"$wd/files"
+		-- "$@" ":(exclude)tools" ":(exclude)scripts" \
+		":(exclude)Documentation" >"$wd/grep"
+	rc=$?
+	[ "$rc" -le 1 ] || die 70 "git grep failed in $tree (exit $rc)"
+	grep '\.c$' "$wd/grep" | sort >"$wd/files"
+	for s in "$@"; do
+		shift
+		s=${s#:(literal)}
+		set -- "$@" "$s"
+	done
 fi
-[ -s "$wd/files" ] || die "no files to analyse in scope '$*'"
+[ -s "$wd/files" ] || die 65 "no files to analyse in scope '$*'"
 run_files "$wd/files" phase1
 
 # merge: concatenate the cache entries of the files in LISTFILE
@@ -290,12 +365,12 @@ if [ "$extend" -eq 1 ] && [ -z "$list" ]; then
 		# file that merely reads a global has no row to give
 		git -C "$tree" ls-files -- '*.c' '*.h' ':(exclude)tools' \
 			':(exclude)scripts' ':(exclude)Documentation' \
-			>"$wd/all" || die "git ls-files failed in $tree"
+			>"$wd/all" || die 70 "git ls-files failed in $tree"
 		(cd "$tree" && "$mentions" "$wd/names" <"$wd/all") >"$wd/m"
 		case $? in
 		0) ;;
 		1) echo "run-facts: warning: some files of $tree could not be read" >&2 ;;
-		*) die "cocci/mentions failed on $tree" ;;
+		*) die 70 "cocci/mentions failed on $tree" ;;
 		esac
 		sort "$wd/m" >"$wd/f2all"
 		comm -23 "$wd/f2all" "$wd/files" >"$wd/files2"
@@ -319,22 +394,27 @@ awk -F '\t' '$1 == "defs" && $5 == "global" &&
 if [ -s "$wd/gnames" ]; then
 	git -C "$tree" ls-files -- '*.S' ':(exclude)tools' ':(exclude)scripts' \
 		':(exclude)Documentation' >"$wd/asm" ||
-		die "git ls-files failed in $tree"
+		die 70 "git ls-files failed in $tree"
 	(cd "$tree" && "$mentions" --asm "$wd/gnames" <"$wd/asm") >"$wd/asmrows"
-	[ $? -le 1 ] || die "cocci/mentions --asm failed on $tree"
+	[ $? -le 1 ] || die 70 "cocci/mentions --asm failed on $tree"
 	sed 's/^/writes\t/' "$wd/asmrows" >>"$wd/rows"
 	echo "run-facts: assembly: $(wc -l <"$wd/asm") .S files, $(wc -l <"$wd/asmrows") mentions of globals" >&2
 fi
 for t in $tables; do
-	eval "printf '%s\n' \"\$hdr_$t\"" >"$facts/.$t.tsv.tmp"
+	hdr "$t" >"$facts/.$t.tsv.tmp" || die 70 "cannot write $facts/.$t.tsv.tmp"
 done
-awk -F '\t' -v dir="$facts" '
+# rows name their table in the first field; only the seven exist
+awk -F '\t' -v dir="$facts" -v tables="$tables" '
+	BEGIN { n = split(tables, l, " "); for (i = 1; i <= n; i++) ok[l[i]] = 1 }
+	!($1 in ok) { printf "run-facts: error: unexpected row in the spatch output: %s\n", \
+		substr($0, 1, 200) > "/dev/stderr"; exit 1 }
 	{ t = $1; sub(/^[^\t]*\t/, ""); print >> (dir "/." t ".tsv.tmp") }' \
-	"$wd/rows"
+	"$wd/rows" || die 70 "cannot split the rows into $facts/*.tsv"
 for t in $tables; do
-	mv "$facts/.$t.tsv.tmp" "$facts/$t.tsv"
+	mv "$facts/.$t.tsv.tmp" "$facts/$t.tsv" || die 70 "cannot write $facts/$t.tsv"
 done
-cp "$wd/files" "$facts/.files.tmp" && mv "$facts/.files.tmp" "$facts/files.txt"
+cp "$wd/files" "$facts/.files.tmp" && mv "$facts/.files.tmp" "$facts/files.txt" ||
+	die 70 "cannot write $facts/files.txt"
 
 el=$(($(date +%s) - start))
 summary=""

@@ -111,6 +111,6 @@ sh "$cocci/run-facts.sh" -j 2 "$tmp/tree" "$tmp/facts" 2>"$tmp/log3"
 grep -q ' 1 to run' "$tmp/log3" && grep -q '	added	g	assign' "$tmp/facts/writes.tsv" &&
 	ok "a changed file is rerun" || not_ok "a changed file is rerun" "$(head -n 1 "$tmp/log3")"
 sh "$cocci/run-facts.sh" "$tmp/nonexistent" "$tmp/f2" 2>/dev/null
-[ $? -eq 2 ] && ok "bad TREE exits 2" || not_ok "bad TREE exits 2" "other status"
+[ $? -eq 64 ] && ok "bad TREE exits 64" || not_ok "bad TREE exits 64" "other status"
 
 finish
