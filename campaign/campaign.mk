@@ -3,10 +3,11 @@
 # report that joins their outputs.
 
 PROGRAMS += campaign/report
-REPORT_SRCS := campaign/report.c
+REPORT_SRCS := campaign/report.c campaign/report-read.c campaign/report-html.c \
+	campaign/report-tsv.c
 
-campaign/report: $(REPORT_SRCS) validate/util.c validate/validate.h
-	$(CC) $(CFLAGS) -Ivalidate -o $@ $(REPORT_SRCS) validate/util.c -lm
+campaign/report: $(REPORT_SRCS) campaign/report.h $(LIB) $(LIB_HDRS)
+	$(CC) $(CFLAGS) -o $@ $(REPORT_SRCS) $(LIB) -lm
 
 # The main job: make campaign [SCOPE="DIR..."] [PROFILE=fast|wide]
 # [NAME=...]: find, validate, queue and report in WORK/campaign/NAME.

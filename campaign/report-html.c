@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report-html.c - report.html: a static page (no network fetches) with
+ * the funnel as inline SVG, a table per directory, every candidate and
+ * the finder's rejections.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static void html_esc(struct sb *s, const char *p)
+{
+	for (; p && *p; p++) {
+		switch (*p) {
+		case '<':
+			sb_add(s, "&lt;");
+			break;
+		case '>':
+			sb_add(s, "&gt;");
+			break;
+		case '&':
+			sb_add(s, "&amp;");
+			break;
+		case '"':
+			sb_add(s, "&quot;");
+			break;
+		default:
+			sb_addc(s, *p);
+		}
+	}
+}
+
+/* "writer_fn+0x10/0x40": writer_fn's definition, from the facts. */
+static const char *writer_where(struct report *r, const char *ev)
+{
+	const char *w = strstr(ev, "written by ");
+	char name[128];
+	size_t k = 0;
+	int i;
+
+	if (!w)
+		return NULL;
+	for (w += 11; *w && *w != '+' && *w != ' ' && k + 1 < sizeof(name); w++)
+		name[k++] = *w;
+	name[k] = '\0';
+	for (i = 0; i < r->nfn; i++)
+		if (!strcmp(r->fn_name[i], name))
+			return r->fn_where[i];
+	return NULL;
+}
+
+static void svg_funnel(struct sb *f, const struct report *r)
+{
+	const int w = 640, bar = 28, gap = 8, left = 250;
+	double top = log1p(r->count[0] > 0 ? r->count[0] : 1);
+	int s, y;
+
+	sb_addf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"funnel\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"campaign funnel\">\n",
+		w + left + 80, S_NR * (bar + gap) + gap);
+	for (s = 0; s < S_NR; s++) {
+		int c = r->count[s];
+		int len = c ? 4 + (int)((w - 4) * log1p(c) / top) : 0;
+
+		y = gap + s * (bar + gap);
+		sb_addf(f, "<g class=\"stage\" data-stage=\"%s\" data-count=\"%d\">",
+			stage_name[s], c);
+		sb_addf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>",
+			left - 10, y + bar - 9, stage_label[s]);
+		sb_addf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>",
+			left, y, len, bar, s == S_ACCEPTED ? "#2e7d32" : "#4a6fa5");
+		sb_addf(f, "<text class=\"count\" x=\"%d\" y=\"%d\">%d</text></g>\n",
+			left + len + 8, y + bar - 9, c);
+	}
+	sb_add(f, "</svg>\n<p class=\"note\">Bar lengths are logarithmic in the count.</p>\n");
+}
+
+static void subsystem_table(struct sb *f, struct report *r)
+{
+	int i = 0;
+
+	sb_add(f, "<table id=\"subsystems\"><tr><th>directory</th><th>candidates</th><th>accepted</th><th>rejected</th><th>not-built</th><th>not validated</th></tr>\n");
+	while (i < r->n) {
+		char *sub = subsystem(r->v[i].file), *s2;
+		int c[4] = { 0 }, total = 0;
+
+		for (; i < r->n; i++) {
+			const char *vd = r->v[i].verdict;
+
+			s2 = subsystem(r->v[i].file);
+			if (strcmp(s2, sub)) {
+				free(s2);
+				break;
+			}
+			free(s2);
+			total++;
+			c[!vd ? 3 : !strcmp(vd, "accepted") ? 0 :
+			  !strcmp(vd, "rejected") ? 1 : 2]++;
+		}
+		sb_add(f, "<tr><td>");
+		html_esc(f, sub);
+		sb_addf(f, "</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>\n",
+			total, c[0], c[1], c[2], c[3]);
+		free(sub);
+	}
+	sb_add(f, "</table>\n");
+}
+
+static void candidate_row(struct sb *f, struct report *r, struct var *v)
+{
+	const char *vd = v->verdict ? v->verdict : "not validated";
+	const char *where = v->vevidence ? writer_where(r, v->vevidence) : NULL;
+	const char *base;
+
+	sb_addf(f, "<tr class=\"%s\" data-variable=\"", vd);
+	html_esc(f, v->name);
+	sb_add(f, "\"><td><code>");
+	html_esc(f, v->name);
+	sb_add(f, "</code></td><td>");
+	html_esc(f, v->file);
+	sb_addf(f, ":%ld</td><td>", v->line);
+	html_esc(f, v->confidence);
+	sb_add(f, "</td><td>");
+	html_esc(f, v->reason);
+	sb_add(f, "<br><small>");
+	html_esc(f, v->evidence);
+	sb_addf(f, "</small></td><td class=\"verdict\">%s</td><td class=\"evidence\">",
+		vd);
+	html_esc(f, v->vevidence ? v->vevidence : "");
+	if (where) {
+		sb_add(f, " <span class=\"writer\">(writer defined at ");
+		html_esc(f, where);
+		sb_add(f, ")</span>");
+	}
+	sb_add(f, "</td><td>");
+	if (v->patch) {
+		base = strrchr(v->patch, '/');
+		sb_add(f, "<a href=\"queue/");
+		html_esc(f, v->patch);
+		sb_add(f, "\">");
+		html_esc(f, base ? base + 1 : v->patch);
+		sb_add(f, "</a>");
+	}
+	sb_add(f, "</td></tr>\n");
+}
+
+static void candidate_table(struct sb *f, struct report *r)
+{
+	int i;
+
+	sb_add(f, "<table id=\"candidates\"><tr><th>variable</th><th>definition</th><th>confidence</th><th>finder: why init-only, writers</th><th>verdict</th><th>validation: section check, exercises, reason</th><th>patch</th></tr>\n");
+	for (i = 0; i < r->n; i++)
+		candidate_row(f, r, &r->v[i]);
+	sb_add(f, "</table>\n");
+}
+
+/* The finder's rejections: the first disqualifying writer, file:line. */
+static void finder_table(struct sb *f, struct report *r)
+{
+	int i;
+
+	sb_add(f, "<table id=\"finder-rejected\"><tr><th>variable</th><th>definition</th><th>why not init-only</th><th>disqualifying writer (file:line function form)</th></tr>\n");
+	for (i = 0; i < r->nfr; i++) {
+		struct var *v = &r->fr[i];
+
+		sb_add(f, "<tr class=\"finder-rejected\" data-variable=\"");
+		html_esc(f, v->name);
+		sb_add(f, "\"><td><code>");
+		html_esc(f, v->name);
+		sb_add(f, "</code></td><td>");
+		html_esc(f, v->file);
+		sb_addf(f, ":%ld</td><td>", v->line);
+		html_esc(f, v->reason);
+		sb_add(f, "</td><td>");
+		html_esc(f, v->evidence);
+		sb_add(f, "</td></tr>\n");
+	}
+	sb_add(f, "</table>\n");
+}
+
+void write_html(struct report *r, const char *dir, const char *title)
+{
+	struct sb f;
+
+	sb_init(&f);
+	sb_add(&f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
+	html_esc(&f, title);
+	sb_add(&f, "</title>\n<style>\nbody{font-family:sans-serif;margin:2em;max-width:90em}\n"
+	       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:.25em .5em;vertical-align:top;text-align:left}\n"
+	       "td.evidence,td small{overflow-wrap:anywhere}td.verdict{white-space:nowrap}\n"
+	       "tr.accepted td.verdict{color:#2e7d32}tr.rejected td.verdict{color:#b71c1c}\n"
+	       "small{color:#555}.note{color:#555;font-size:small}svg text{font-size:13px}\n"
+	       "</style></head><body>\n<h1>");
+	html_esc(&f, title);
+	sb_add(&f, "</h1>\n<h2>Funnel</h2>\n");
+	svg_funnel(&f, r);
+	sb_add(&f, "<h2>Per directory</h2>\n");
+	subsystem_table(&f, r);
+	sb_add(&f, "<h2>Every candidate</h2>\n");
+	candidate_table(&f, r);
+	sb_addf(&f, "<h2>Rejected by the finder (%d)</h2>\n", r->nfr);
+	finder_table(&f, r);
+	sb_add(&f, "</body></html>\n");
+	write_out(dir, "report.html", &f);
+}

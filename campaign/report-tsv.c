@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report-tsv.c - report.tsv (one row per ro_after_init candidate) and
+ * funnel.tsv (stage, count) for scripts; columns in FORMATS.md.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* DIR/NAME from S, atomically: a reader never sees half of it. */
+void write_out(const char *dir, const char *name, struct sb *s)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+
+	if (write_file_atomic(path, s->buf, s->len))
+		die(RC_HOST, "%s: %s", path, strerror(errno));
+	free(path);
+	sb_free(s);
+}
+
+/* A free-text field: TABs and newlines become spaces. */
+static void tsv_field(struct sb *s, const char *p, int last)
+{
+	for (; p && *p; p++)
+		sb_addc(s, *p == '\t' || *p == '\n' ? ' ' : *p);
+	sb_addc(s, last ? '\n' : '\t');
+}
+
+void write_tsv(struct report *r, const char *dir)
+{
+	struct sb f;
+	char *sub;
+	int i, s;
+
+	sb_init(&f);
+	sb_add(&f, "file\tline\tname\tconfidence\tverdict\tstage\tdirectory\tpatch\tfinder_reason\tfinder_evidence\tvalidation_evidence\n");
+	for (i = 0; i < r->n; i++) {
+		struct var *v = &r->v[i];
+
+		sub = subsystem(v->file);
+		sb_addf(&f, "%s\t%ld\t%s\t%s\t%s\t%s\t%s\t%s\t", v->file,
+			v->line, v->name, v->confidence,
+			v->verdict ? v->verdict : "-", stage_name[v->reached],
+			sub, v->patch ? v->patch : "-");
+		free(sub);
+		tsv_field(&f, v->reason, 0);
+		tsv_field(&f, v->evidence, 0);
+		tsv_field(&f, v->vevidence ? v->vevidence : "-", 1);
+	}
+	write_out(dir, "report.tsv", &f);
+
+	sb_init(&f);
+	sb_add(&f, "stage\tcount\n");
+	for (s = 0; s < S_NR; s++)
+		sb_addf(&f, "%s\t%d\n", stage_name[s], r->count[s]);
+	write_out(dir, "funnel.tsv", &f);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - the campaign report's one data structure, shared by its
+ * parts: report-read.c joins the inputs into it, report.c counts the
+ * funnel, report-html.c and report-tsv.c write it out.
+ */
+#ifndef RO_REPORT_H
+#define RO_REPORT_H
+
+#include "base.h"
+
+enum stage { S_SCANNED, S_CANDIDATES, S_VALIDATED, S_BUILT, S_BOOTED,
+	     S_ACCEPTED, S_NR };
+
+extern const char *const stage_name[S_NR];
+extern const char *const stage_label[S_NR];
+
+struct var {
+	char *file, *name, *confidence, *reason, *evidence;
+	long line;
+	const char *verdict;	/* NULL: not validated yet */
+	char *vevidence;	/* the journal's evidence */
+	char *patch;		/* queued patch, relative to the queue dir */
+	enum stage reached;
+};
+
+struct report {
+	struct var *v;		/* the ro_after_init candidates */
+	int n, cap;
+	struct var *fr;		/* rejected by the finder, with the writer */
+	int nfr, capfr;
+	int scanned;
+	int count[S_NR];
+	char **fn_name, **fn_where;	/* function -> file:line (facts) */
+	int nfn;
+};
+
+/* report-read.c: the inputs, joined per variable.  Die on bad input. */
+void read_candidates(struct report *r, const char *path);
+void read_journal(struct report *r, const char *path);
+void read_funcs(struct report *r, const char *facts);
+void link_patches(struct report *r, const char *queue);
+
+/* report.c */
+void classify(struct report *r);
+char *subsystem(const char *file);
+
+/* report-html.c, report-tsv.c: written atomically into DIR. */
+void write_html(struct report *r, const char *dir, const char *title);
+void write_tsv(struct report *r, const char *dir);
+void write_out(const char *dir, const char *name, struct sb *s);
+
+#endif
