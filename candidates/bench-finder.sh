@@ -10,17 +10,29 @@
 # appends the figures to WORK/bench/results.tsv. Peak memory is the
 # largest resident set of one process (GNU time's maximum RSS, which
 # covers the spatch children). Exit 1 when the wall time is over the
-# target (default 1800 s, the issue's 30 minutes), 2 on errors.
+# target (default 1800 s, the issue's 30 minutes), 64 usage, 70 when
+# run-facts.sh, candidates or the host failed.
 
 set -u
 
 usage() {
-	sed -n '3,13s/^# \{0,1\}//p' "$0"
+	sed -n '3,14s/^# \{0,1\}//p' "$0"
 }
 
 die() {
+	code=$1
+	shift
 	echo "bench-finder: error: $*" >&2
-	exit 2
+	exit "$code"
+}
+
+# posint NAME VALUE MAX: VALUE is a whole number from 1 to MAX, else 64
+posint() {
+	case $2 in
+	'' | *[!0-9]* | 0*) die 64 "$1 wants a number from 1 to $3, not '$2'" ;;
+	esac
+	[ ${#2} -le ${#3} ] && [ "$2" -le "$3" ] ||
+		die 64 "$1 wants a number from 1 to $3, not '$2'"
 }
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,23 +42,25 @@ target=1800
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	-j) [ $# -ge 2 ] || die "-j needs a value"; jobs=$2; shift 2 ;;
-	--target) [ $# -ge 2 ] || die "--target needs a value"; target=$2; shift 2 ;;
+	-j) [ $# -ge 2 ] || die 64 "-j needs a value"; jobs=$2; shift 2 ;;
+	--target) [ $# -ge 2 ] || die 64 "--target needs a value"; target=$2; shift 2 ;;
 	--) shift; break ;;
-	-*) die "unknown option $1 (see --help)" ;;
+	-*) die 64 "unknown option $1 (see --help)" ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 2 ] || { usage >&2; exit 2; }
+[ $# -ge 2 ] || { usage >&2; exit 64; }
+posint -j "$jobs" 1024
+posint --target "$target" 999999
 tree=$1 work=$2
 shift 2
-[ -d "$tree" ] || die "TREE '$tree' is not a directory"
+[ -d "$tree" ] || die 64 "TREE '$tree' is not a directory"
 [ -x "$here/candidates" ] && [ -x "$here/../cocci/mentions" ] ||
-	die "candidates/candidates and cocci/mentions are not built (make programs)"
-[ -x /usr/bin/time ] || die "/usr/bin/time (GNU time) is missing: apt-get install time"
+	die 70 "candidates/candidates and cocci/mentions are not built (make programs)"
+[ -x /usr/bin/time ] || die 70 "/usr/bin/time (GNU time) is missing: apt-get install time"
 out=$work/finder-bench
 rm -rf "$out"
-mkdir -p "$out/facts" "$work/bench" || die "cannot create $out"
+mkdir -p "$out/facts" "$work/bench" || die 70 "cannot create $out"
 label=${*:-whole tree}
 
 start=$(date +%s)
@@ -57,10 +71,10 @@ start=$(date +%s)
 	echo $? >"$out/rc.facts"
 } 2>&1 | tee "$out/facts.log" >&2
 rc=$(cat "$out/rc.facts")
-[ "$rc" -eq 0 ] || die "run-facts.sh exit $rc, see $out/facts.log"
+[ "$rc" -eq 0 ] || die 70 "run-facts.sh exit $rc, see $out/facts.log"
 /usr/bin/time -f '%M %e' -o "$out/time.cand" \
 	"$here/candidates" --facts "$out/facts" --out "$out/candidates.tsv" \
-	2>"$out/candidates.log" || die "candidates failed: $(cat "$out/candidates.log")"
+	2>"$out/candidates.log" || die 70 "candidates failed: $(cat "$out/candidates.log")"
 wall=$(($(date +%s) - start))
 
 files=$(wc -l <"$out/facts/files.txt")

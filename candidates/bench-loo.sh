@@ -24,7 +24,8 @@
 # Results: WORK/loo/report.tsv (one row per held-out variable), a summary
 # on stdout, and rows appended to WORK/bench/results.tsv
 # ("bench metric value unit date").  Exit 0 if recall >= the target
-# (--target, default 0.80), 1 below it, 2 on errors.
+# (--target, default 0.80), 1 below it, 64 usage, 65 no annotated
+# definition in scope, 70 a stage or the host failed.
 set -u
 
 usage() {
@@ -40,8 +41,19 @@ EOF
 }
 
 die() {
+	code=$1
+	shift
 	echo "bench-loo: error: $*" >&2
-	exit 2
+	exit "$code"
+}
+
+# posint NAME VALUE MAX: VALUE is a whole number from 1 to MAX, else 64
+posint() {
+	case $2 in
+	'' | *[!0-9]* | 0*) die 64 "$1 wants a number from 1 to $3, not '$2'" ;;
+	esac
+	[ ${#2} -le ${#3} ] && [ "$2" -le "$3" ] ||
+		die 64 "$1 wants a number from 1 to $3, not '$2'"
 }
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,22 +66,27 @@ keep=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	-j) [ $# -ge 2 ] || die "-j needs a value"; jobs=$2; shift 2 ;;
-	--target) [ $# -ge 2 ] || die "--target needs a value"; target=$2; shift 2 ;;
+	-j) [ $# -ge 2 ] || die 64 "-j needs a value"; jobs=$2; shift 2 ;;
+	--target) [ $# -ge 2 ] || die 64 "--target needs a value"; target=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
 	--) shift; break ;;
-	-*) die "unknown option $1 (see --help)" ;;
+	-*) die 64 "unknown option $1 (see --help)" ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 2 ] || { usage >&2; exit 2; }
+[ $# -ge 2 ] || { usage >&2; exit 64; }
+posint -j "$jobs" 1024
+case $target in
+0 | 1 | 0.[0-9] | 0.[0-9][0-9] | 0.[0-9][0-9][0-9] | 1.0 | 1.00 | 1.000) ;;
+*) die 64 "--target wants a fraction from 0 to 1 (0.80), not '$target'" ;;
+esac
 tree=$1 work=$2
 shift 2
-[ -d "$tree/.git" ] || die "TREE '$tree' is not a git work tree"
+[ -d "$tree/.git" ] || die 64 "TREE '$tree' is not a git work tree"
 [ -x "$bin" ] && [ -x "$here/../cocci/mentions" ] ||
-	die "$bin or $here/../cocci/mentions is not built (make programs)"
-[ -f "$runfacts" ] || die "missing $runfacts"
-mkdir -p "$work/loo" "$work/bench" || die "cannot create $work/loo"
+	die 70 "$bin or $here/../cocci/mentions is not built (make programs)"
+[ -f "$runfacts" ] || die 70 "missing $runfacts"
+mkdir -p "$work/loo" "$work/bench" || die 70 "cannot create $work/loo"
 tree=$(cd "$tree" && pwd)
 loo=$(cd "$work/loo" && pwd)
 scratch=$loo/tree
@@ -86,7 +103,7 @@ t0=$(date +%s)
 echo "bench-loo: facts of $tree over: ${*:-the whole tree}" >&2
 sh "$runfacts" -j "$jobs" --no-extend --cache "$cache" "$tree" \
 	"$loo/facts-scope" "$@" ||
-	die "run-facts.sh failed on the original tree"
+	die 70 "run-facts.sh failed on the original tree"
 
 # ---- 2. the held-out set -----------------------------------------------------
 
@@ -107,7 +124,7 @@ awk -F '\t' -v scopes="$scopes" '
 		print $1 "\t" $2 "\t" $3
 	}' "$loo/facts-scope/defs.tsv" | sort -u > "$loo/heldout.tsv"
 nheld=$(wc -l < "$loo/heldout.tsv")
-[ "$nheld" -gt 0 ] || die "no __ro_after_init definitions in scope"
+[ "$nheld" -gt 0 ] || die 65 "no __ro_after_init definitions in scope"
 echo "bench-loo: $nheld annotated definitions held out" >&2
 
 awk -F '\t' 'NR > 1 && $4 == "global" && $7 ~ /(^|,)ro_after_init(,|$)/ {
@@ -124,16 +141,16 @@ fi
 sort -u -o "$loo/files.txt" "$loo/files.txt"
 echo "bench-loo: $(wc -l < "$loo/globals.txt") held-out globals; $(wc -l < "$loo/files.txt") files to analyse" >&2
 sh "$runfacts" -j "$jobs" --list "$loo/files.txt" --cache "$cache" "$tree" \
-	"$loo/facts-orig" || die "run-facts.sh failed on the original tree"
+	"$loo/facts-orig" || die 70 "run-facts.sh failed on the original tree"
 t1=$(date +%s)
 
 # ---- 3. scratch copy with the annotations stripped ----------------------------
 
 rm -rf "$scratch"
-cp -al "$tree" "$scratch" || die "cp -al $tree $scratch failed"
+cp -al "$tree" "$scratch" || die 70 "cp -al $tree $scratch failed"
 # git may rewrite the index in place of the link: give the copy its own
 cp --remove-destination "$tree/.git/index" "$scratch/.git/index" ||
-	die "cannot copy the git index"
+	die 70 "cannot copy the git index"
 : > "$loo/stripped.tsv"
 : > "$loo/strip.log"
 cut -f1 "$loo/heldout.tsv" | sort -u | while read -r f; do
@@ -173,11 +190,11 @@ cut -f1 "$loo/heldout.tsv" | sort -u | while read -r f; do
 		}
 	' "$scratch/$f" > "$scratch/$f.loo-tmp" &&
 		mv "$scratch/$f.loo-tmp" "$scratch/$f" ||
-		die "cannot edit $scratch/$f"
+		die 70 "cannot edit $scratch/$f"
 	printf '%s\n' "$f" >> "$loo/stripped.tsv"
-done || die "stripping the annotations failed"
-left=$(cut -f1 "$loo/heldout.tsv" | sort -u | (cd "$scratch" &&
-	xargs grep -lw -e __ro_after_init -e __lsm_ro_after_init 2>/dev/null) |
+done || die 70 "stripping the annotations failed"
+left=$(cut -f1 "$loo/heldout.tsv" | sort -u | tr '\n' '\0' | (cd "$scratch" &&
+	xargs -0 grep -lw -e __ro_after_init -e __lsm_ro_after_init 2>/dev/null) |
 	wc -l)
 echo "bench-loo: stripped $(wc -l < "$loo/stripped.tsv") files ($left still mention the annotation elsewhere)" >&2
 
@@ -185,10 +202,10 @@ echo "bench-loo: stripped $(wc -l < "$loo/stripped.tsv") files ($left still ment
 
 sh "$runfacts" -j "$jobs" --list "$loo/files.txt" --cache "$cache" \
 	"$scratch" "$loo/facts-loo" ||
-	die "run-facts.sh failed on the scratch tree"
+	die 70 "run-facts.sh failed on the scratch tree"
 t2=$(date +%s)
 "$bin" --facts "$loo/facts-loo" --out "$loo/candidates-loo.tsv" ||
-	die "candidates failed"
+	die 70 "candidates failed"
 t3=$(date +%s)
 
 awk -F '\t' -v OFS='\t' '

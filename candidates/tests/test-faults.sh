@@ -8,9 +8,15 @@
 # runtime write after it was never seen, and the variable came out as
 # ro_after_init with exit 0.  Now the run fails (70, out of memory, or
 # 65) naming FILE:LINE, and an existing output file is left as it was.
+#
+# Exit codes: the bench scripts exit 64 on usage errors (candidates.mk
+# tells 64 from "below the target"); the old ones exited 2 for both usage
+# and run errors.  BIN= and CAND= (the folder of the bench scripts) run
+# the tests on the old code.
 set -u
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-candidates/candidates}
+CAND=${CAND:-candidates}
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-faults.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 . qemu-boot/tests/tap.sh
@@ -59,5 +65,18 @@ else
 	not_ok "the failed run left the previous output file as it was" \
 		"$(ls "$T"): $(head -c 200 "$T/out.tsv")"
 fi
+
+# ---- usage errors of the bench scripts ---------------------------------------
+for b in bench-loo bench-finder; do
+	for args in "" "--bogus $T $T" "-j 0 $T $T" "-j x $T $T" "--target x $T $T"; do
+		# shellcheck disable=SC2086 # the arguments, split
+		sh "$CAND/$b.sh" $args >/dev/null 2>&1
+		rc=$?
+		what=${args%% "$T"*}
+		[ -n "$what" ] || what="no arguments"
+		[ $rc -eq 64 ] && ok "$b.sh $what: usage error exits 64" ||
+			not_ok "$b.sh $what: usage error exits 64" "exit $rc"
+	done
+done
 
 finish
