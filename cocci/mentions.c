@@ -267,7 +267,7 @@ static int asm_rows(const struct strtab *names, const char *path,
 	char *buf = read_file(path, &len);
 
 	if (!buf) {
-		fprintf(stderr, "mentions: %s: %s\n", path, strerror(errno));
+		warnx("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	tokenize(buf, len, t);
@@ -297,7 +297,7 @@ static int file_hits(const struct strtab *names, const unsigned char *arrays,
 	int hit = 0;
 
 	if (!buf) {
-		fprintf(stderr, "mentions: %s: %s\n", path, strerror(errno));
+		warnx("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	tokenize(buf, len, t);
@@ -317,6 +317,23 @@ static int file_hits(const struct strtab *names, const unsigned char *arrays,
 	return hit;
 }
 
+/*
+ * The next line of FP into *LINE, cut at its first CR or LF: 1, or 0 at
+ * the end.  A read error (out of memory, I/O) is no end: it dies.
+ */
+static int next_line(FILE *fp, const char *what, char **line, size_t *cap)
+{
+	errno = 0;
+	if (getline(line, cap, fp) < 0) {
+		if (ferror(fp) || (errno && errno != EINVAL))
+			die(RC_HOST, "%s: read error: %s", what,
+			    strerror(errno ? errno : EIO));
+		return 0;
+	}
+	(*line)[strcspn(*line, "\r\n")] = '\0';
+	return 1;
+}
+
 static void print_usage(FILE *out)
 {
 	fprintf(out,
@@ -332,7 +349,9 @@ static void print_usage(FILE *out)
 		"--asm: FILE_LIST is assembly; print a writes row\n"
 		"\"file line name - asm|addr\" for every mention (asm: in\n"
 		"the last, destination, operand of an instruction).\n"
-		"Exit: 0 done, 1 a file could not be read, 2 usage.\n");
+		"Exit: 0 done, 1 a file of FILE_LIST could not be read (named\n"
+		"on stderr; the others are done), 64 usage, 65 no NAMES_FILE,\n"
+		"70 a read or write error on NAMES_FILE, stdin or stdout.\n");
 }
 
 int main(int argc, char **argv)
@@ -340,11 +359,12 @@ int main(int argc, char **argv)
 	struct strtab names;
 	struct toks t = { 0 };
 	unsigned char *arrays = NULL;
-	size_t arrays_cap = 0;
-	char line[4096];
+	size_t arrays_cap = 0, cap = 0;
+	char *line = NULL;
 	int any = 0, asm_mode = 0, status = 0, argi = 1;
 	FILE *nf;
 
+	prog_name = "mentions";
 	if (argi < argc && !strcmp(argv[argi], "--any")) {
 		any = 1;
 		argi++;
@@ -359,20 +379,17 @@ int main(int argc, char **argv)
 	}
 	if (argc - argi != 1) {
 		print_usage(stderr);
-		return 2;
+		return RC_USAGE;
 	}
 	nf = fopen(argv[argi], "r");
-	if (!nf) {
-		fprintf(stderr, "mentions: %s: %s\n", argv[argi],
-			strerror(errno));
-		return 2;
-	}
+	if (!nf)
+		die(errno == ENOENT ? RC_DATA : RC_HOST, "%s: %s", argv[argi],
+		    strerror(errno));
 	strtab_init(&names);
-	while (fgets(line, sizeof(line), nf)) {
+	while (next_line(nf, argv[argi], &line, &cap)) {
 		char *tab;
 		uint32_t id;
 
-		line[strcspn(line, "\r\n")] = '\0';
 		tab = strchr(line, '\t');
 		if (tab)
 			*tab++ = '\0';
@@ -394,10 +411,9 @@ int main(int argc, char **argv)
 	if (!arrays)
 		arrays = xcalloc(1, 1);
 	fclose(nf);
-	while (fgets(line, sizeof(line), stdin)) {
+	while (next_line(stdin, "stdin", &line, &cap)) {
 		int r;
 
-		line[strcspn(line, "\r\n")] = '\0';
 		if (!line[0])
 			continue;
 		if (asm_mode)
@@ -409,6 +425,9 @@ int main(int argc, char **argv)
 		else if (r && !asm_mode)
 			printf("%s\n", line);
 	}
+	if (fflush(stdout) || ferror(stdout))
+		die(RC_HOST, "stdout: write error: %s", strerror(errno));
+	free(line);
 	free(t.v);
 	free(arrays);
 	strtab_free(&names);

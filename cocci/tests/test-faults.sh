@@ -9,10 +9,14 @@
 #    run-facts.sh --list wrote cache files under the entry's path too.
 # #7 run-checker.sh ignored spatch and xargs failures ("0 reports", exit
 #    0), and -j 0 meant unlimited processes in both runners.
+# #6 (its cocci/ side) mentions took a read error of its file list for
+#    the end of it, so run-facts.sh's phase 2 could miss files silently.
+# MENTIONS=PROGRAM tests another mentions (the old one was in candidates/).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cocci=${COCCI:-$here/..}
 cocci=$(cd "$cocci" && pwd)
+mentions=${MENTIONS:-$cocci/mentions}
 T=$(mktemp -d "${TMPDIR:-/tmp}/cocci-faults.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 . "$here/../../qemu-boot/tests/tap.sh"
@@ -164,6 +168,16 @@ rc=$?
 [ $rc -eq 0 ] && grep -q '^bad.c:4:' "$T/out3/report.txt" &&
 	ok "the real rule on the same tree: exit 0, bad.c reported" ||
 	not_ok "the real rule on the same tree: exit 0, bad.c reported" \
+		"exit $rc: $(cat "$T/err")"
+
+# ---- #6: mentions: a read error is no end of the list --------------------------
+
+echo v >"$T/names"
+"$mentions" "$T/names" <"$T" >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 70 ] && grep -q 'stdin: read error' "$T/err" &&
+	ok "mentions: a read error on the file list exits 70" ||
+	not_ok "mentions: a read error on the file list exits 70" \
 		"exit $rc: $(cat "$T/err")"
 
 finish

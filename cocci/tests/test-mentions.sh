@@ -96,7 +96,7 @@ else
 	not_ok "an unreadable file is named and gives exit 1" "rc=$rc $(cat "$T/e")"
 fi
 "$BIN" > /dev/null 2>&1; rc=$?
-[ $rc -eq 2 ] && ok "no NAMES_FILE is a usage error (exit 2)" ||
-	not_ok "no NAMES_FILE is a usage error (exit 2)" "rc=$rc"
+[ $rc -eq 64 ] && ok "no NAMES_FILE is a usage error (exit 64)" ||
+	not_ok "no NAMES_FILE is a usage error (exit 64)" "rc=$rc"
 
 finish
