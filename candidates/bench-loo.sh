@@ -60,6 +60,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 bin=$here/candidates
 runfacts=$repo/cocci/run-facts.sh
+. "$repo/lib/tsv.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 target=0.80
 keep=0
@@ -109,7 +110,7 @@ sh "$runfacts" -j "$jobs" --no-extend --cache "$cache" "$tree" \
 
 # scope filter: a file is in scope if it is under one of the SCOPE entries
 scopes=$(printf '%s\n' "$@")
-awk -F '\t' -v scopes="$scopes" '
+tsv_awk "$loo/facts-scope/defs.tsv" '
 	BEGIN { n = split(scopes, s, "\n") }
 	function in_scope(f,   i, p) {
 		if (n == 0) return 1
@@ -119,16 +120,17 @@ awk -F '\t' -v scopes="$scopes" '
 		}
 		return 0
 	}
-	NR > 1 && $7 ~ /(^|,)ro_after_init(,|$)/ && $1 ~ /\.c$/ &&
-	$1 != "include/linux/cache.h" && in_scope($1) {
-		print $1 "\t" $2 "\t" $3
-	}' "$loo/facts-scope/defs.tsv" | sort -u > "$loo/heldout.tsv"
+	NR > 1 && $c_attrs ~ /(^|,)ro_after_init(,|$)/ && $c_file ~ /\.c$/ &&
+	$c_file != "include/linux/cache.h" && in_scope($c_file) {
+		print $c_file "\t" $c_line "\t" $c_name
+	}' -v scopes="$scopes" | sort -u > "$loo/heldout.tsv"
 nheld=$(wc -l < "$loo/heldout.tsv")
 [ "$nheld" -gt 0 ] || die 65 "no __ro_after_init definitions in scope"
 echo "bench-loo: $nheld annotated definitions held out" >&2
 
-awk -F '\t' 'NR > 1 && $4 == "global" && $7 ~ /(^|,)ro_after_init(,|$)/ {
-	print $3 "\t" ($6 == 1 ? "array" : "") }' "$loo/facts-scope/defs.tsv" |
+tsv_awk "$loo/facts-scope/defs.tsv" 'NR > 1 && $c_storage == "global" &&
+	$c_attrs ~ /(^|,)ro_after_init(,|$)/ {
+	print $c_name "\t" ($c_array == 1 ? "array" : "") }' |
 	sort -u > "$loo/globals.txt"
 cp "$loo/facts-scope/files.txt" "$loo/files.txt"
 if [ -s "$loo/globals.txt" ]; then
@@ -208,12 +210,18 @@ t2=$(date +%s)
 	die 70 "candidates failed"
 t3=$(date +%s)
 
-awk -F '\t' -v OFS='\t' '
+# candidates-loo.tsv by column name (heldout.tsv: file line name, no header)
+cand=$loo/candidates-loo.tsv
+cf=$(tsv_colnum "$cand" file) && cn=$(tsv_colnum "$cand" name) &&
+	cc=$(tsv_colnum "$cand" class) && co=$(tsv_colnum "$cand" confidence) &&
+	cr=$(tsv_colnum "$cand" reason) || exit 65
+awk -F '\t' -v OFS='\t' -v cf="$cf" -v cn="$cn" -v cc="$cc" -v co="$co" \
+	-v cr="$cr" '
 	FNR == 1 { file++ }
 	file == 1 { held[$1 "\t" $3] = $2; order[++n] = $1 "\t" $3; next }
-	file == 2 && FNR > 1 { k = $1 "\t" $3
-		if (k in held && !(k in cls)) { cls[k] = $5; conf[k] = $6
-			why[k] = $7 } }
+	file == 2 && FNR > 1 { k = $cf "\t" $cn
+		if (k in held && !(k in cls)) { cls[k] = $cc; conf[k] = $co
+			why[k] = $cr } }
 	function cause(c, r,   form, w) {
 		if (c == "ro_after_init") return "-"
 		if (c == "") return "definition not found after the strip"
@@ -245,7 +253,7 @@ awk -F '\t' -v OFS='\t' '
 			print p[1], held[k], p[2], (k in cls) ? cls[k] : "-",
 				(k in conf) ? conf[k] : "-", cause(cls[k], why[k]),
 				(k in why) ? why[k] : "-" }
-	}' "$loo/heldout.tsv" "$loo/candidates-loo.tsv" > "$loo/report.tsv"
+	}' "$loo/heldout.tsv" "$cand" > "$loo/report.tsv"
 
 hit=$(awk -F '\t' 'NR > 1 && $4 == "ro_after_init"' "$loo/report.tsv" | wc -l)
 high=$(awk -F '\t' 'NR > 1 && $4 == "ro_after_init" && $5 == "high"' "$loo/report.tsv" | wc -l)
