@@ -4,8 +4,18 @@
 # campaign.sh - a whole __ro_after_init campaign: find, validate, queue,
 # report.
 #
-# Usage: campaign.sh [--scope "DIR..."] [--profile fast|wide] [--name NAME]
+# Usage: campaign.sh [--scope "PATH..."] [--profile fast|wide] [--name NAME]
 #                    [--batch N] TREE WORK
+#
+#   --scope    files and directories of TREE, separated by spaces (default
+#              "init kernel/power"; "" is the whole tree).  Each must be
+#              relative to TREE, made of letters, digits and . _ - + /,
+#              with no empty, '.' or '..' component (else exit 64), and
+#              must exist in TREE (else exit 65)
+#   --name     the campaign directory's name: letters, digits, . _ -, not
+#              starting with '.' or '-' (default "default")
+#   --batch    conversions per validation batch, passed to validate only
+#              when given (the default is validate's, lib/defaults.h)
 #
 # Stages, in WORK/campaign/NAME:
 #   find      cocci/run-facts.sh over SCOPE (phase 2 adds the files that
@@ -22,64 +32,117 @@
 # verdicts are journaled as they are decided, so Ctrl-C or kill -9 loses
 # at most the work in flight; run the same command again.
 # summary.txt and times.tsv hold the closing summary and stage times.
-# Exit: 0 done, 1 a stage failed (named), 2 usage, 130 interrupted.
+# Every TSV file is read by column name (lib/tsv.sh, FORMATS.md).
+# Environment: VTREE (WORK/vtree), JOBS (number of cores).
+# Exit: 0 done, 1 a stage failed (named), 64 usage, 65 bad input data (a
+#   TREE that is not prepared, a scope entry missing from it, a TSV file
+#   without a needed column), 70 host error (programs not built, spatch
+#   missing), 130 interrupted.
 
 set -u
+# No pathname expansion anywhere: $scope is split into words, never globbed.
+set -f
 
 usage() {
-	sed -n '6,25p' "$0" | sed 's/^# \{0,1\}//'
+	awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
 }
 
+# die CODE MESSAGE
 die() {
-	echo "campaign: error: $*" >&2
-	exit 1
+	echo "campaign: error: $2" >&2
+	exit "$1"
+}
+
+usage_error() {
+	echo "campaign: $*" >&2
+	echo "usage: campaign.sh [--scope \"PATH...\"] [--profile fast|wide] [--name NAME] [--batch N] TREE WORK (--help for more)" >&2
+	exit 64
 }
 
 scope="init kernel/power"
 profile=fast
 name=default
-batch=128
+batch=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h | --help) usage; exit 0 ;;
-	--scope) scope=${2-}; shift 2 || { usage >&2; exit 2; } ;;
-	--profile) profile=${2-}; shift 2 || { usage >&2; exit 2; } ;;
-	--name) name=${2-}; shift 2 || { usage >&2; exit 2; } ;;
-	--batch) batch=${2-}; shift 2 || { usage >&2; exit 2; } ;;
-	-*) echo "campaign: unknown option $1" >&2; usage >&2; exit 2 ;;
+	--scope | --profile | --name | --batch)
+		[ $# -ge 2 ] || usage_error "$1 needs a value"
+		case $1 in
+		--scope) scope=$2 ;;
+		--profile) profile=$2 ;;
+		--name) name=$2 ;;
+		--batch) batch=$2 ;;
+		esac
+		shift 2 ;;
+	--) shift; break ;;
+	-*) usage_error "unknown option '$1'" ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 2 ] || { usage >&2; exit 2; }
+[ $# -eq 2 ] || usage_error "TREE and WORK are required"
 tree=$1
 work=$2
-case $profile in fast | wide) ;; *) echo "campaign: --profile must be fast or wide" >&2; exit 2 ;; esac
-case $name in '' | */* | .*) echo "campaign: --name must be a plain name" >&2; exit 2 ;; esac
-case $batch in '' | *[!0-9]*) echo "campaign: --batch must be a number" >&2; exit 2 ;; esac
+case $profile in fast | wide) ;; *) usage_error "--profile must be fast or wide" ;; esac
+case $name in
+'' | [.-]* | *[!A-Za-z0-9._-]*)
+	usage_error "--name must be a plain name (letters, digits, . _ -, not starting with . or -)" ;;
+esac
+case $batch in
+'') ;;
+0* | *[!0-9]*) usage_error "--batch must be a positive number, not '$batch'" ;;
+esac
+for d in $scope; do
+	case $d in
+	/*) usage_error "--scope entry '$d' is absolute: give paths relative to TREE" ;;
+	*[!A-Za-z0-9._/+-]*)
+		usage_error "--scope entry '$d' has a character other than letters, digits and . _ - + /" ;;
+	-*) usage_error "--scope entry '$d' starts with '-'" ;;
+	esac
+	case /$d/ in
+	*//* | */./* | */../*)
+		usage_error "--scope entry '$d' has an empty, '.' or '..' component" ;;
+	esac
+done
+jobs=${JOBS:-$(nproc)}
+case $jobs in 0* | '' | *[!0-9]*) usage_error "JOBS must be a positive number, not '$jobs'" ;; esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/lib/tsv.sh"
 for p in candidates/candidates validate/validate campaign/report \
 	 patches/queue qemu-boot/boot; do
-	[ -x "$root/$p" ] || die "$p is not built (run make programs)"
+	[ -x "$root/$p" ] || die 70 "$p is not built (run make programs)"
 done
-command -v spatch >/dev/null || die "spatch not found (run make setup)"
+# validate owns the range of --batch: ask it before any work.
+if [ -n "$batch" ]; then
+	"$root/validate/validate" --batch "$batch" --help >/dev/null || exit 64
+fi
+command -v spatch >/dev/null || die 70 "spatch not found (run make setup)"
 [ -f "$tree/Makefile" ] && [ -d "$tree/.git" ] ||
-	die "$tree: not a prepared kernel tree (run make setup)"
+	die 65 "$tree: not a prepared kernel tree (run make setup)"
 git -C "$tree" rev-parse -q --verify refs/tags/core >/dev/null ||
-	die "$tree: no tag 'core' (run make setup)"
+	die 65 "$tree: no tag 'core' (run make setup)"
 for d in $scope; do
-	[ -e "$tree/$d" ] || die "scope entry '$d' does not exist in $tree"
+	[ -e "$tree/$d" ] || die 65 "scope entry '$d' does not exist in $tree"
 done
 
 cdir=$work/campaign/$name
-mkdir -p "$cdir/.stamps" || die "cannot create $cdir"
+mkdir -p "$cdir/.stamps" || die 70 "cannot create $cdir"
 vtree=${VTREE:-$work/vtree}
-jobs=${JOBS:-$(nproc)}
 times=$cdir/times.tsv
 printf 'stage\tseconds\tstatus\n' >"$times"
 t_start=$(date +%s)
 
 fmt_time() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# need_cols FILE NAME...: exit 65 naming FILE unless it has each column
+need_cols() {
+	_nf=$1
+	shift
+	for _nc; do
+		tsv_colnum "$_nf" "$_nc" >/dev/null
+	done
+}
 
 # stamp_of FILE...: one hash of the settings and the named files
 stamp_of() {
@@ -105,7 +168,7 @@ stage_end() {
 fail() {	# fail STAGE RC
 	printf '%s\t%d\tfailed\n' "$1" $(($(date +%s) - st_t0)) >>"$times"
 	[ "$2" -eq 130 ] && { echo "campaign: interrupted in $1; run the same command again to resume" >&2; exit 130; }
-	die "stage $1 failed (exit $2); fix the cause named above and run the same command again: finished work is kept"
+	die 1 "stage $1 failed (exit $2); fix the cause named above and run the same command again: finished work is kept"
 }
 
 trap 'echo "campaign: interrupted; run the same command again to resume" >&2; exit 130' INT TERM
@@ -119,29 +182,33 @@ if [ -f "$cdir/scope.tsv" ] &&
    [ "$(cat "$cdir/.stamps/find" 2>/dev/null)" = "$find_stamp" ]; then
 	stage_end find skipped "inputs unchanged"
 else
+	# $scope is split into its checked entries (no globbing: set -f)
 	# shellcheck disable=SC2086
 	sh "$root/cocci/run-facts.sh" -j "$jobs" "$tree" "$cdir/facts" $scope ||
 		fail find $?
 	"$root/candidates/candidates" --facts "$cdir/facts" \
 		--out "$cdir/candidates.tsv" || fail find $?
-	awk -F '\t' -v scope="$scope" '
+	need_cols "$cdir/candidates.tsv" file
+	tsv_awk "$cdir/candidates.tsv" '
 		BEGIN { n = split(scope, s, " ") }
 		NR == 1 { print; next }
 		{
 			if (n == 0) { print; next }
 			for (i = 1; i <= n; i++)
-				if ($1 == s[i] || index($1, s[i] "/") == 1) { print; next }
-		}' "$cdir/candidates.tsv" >"$cdir/scope.tsv.new" || fail find $?
+				if ($c_file == s[i] || index($c_file, s[i] "/") == 1) { print; next }
+		}' -v scope="$scope" >"$cdir/scope.tsv.new" || fail find $?
 	mv "$cdir/scope.tsv.new" "$cdir/scope.tsv"
 	echo "$find_stamp" >"$cdir/.stamps/find"
 	stage_end find done "see $cdir/scope.tsv"
 fi
-cands_line=$(awk -F '\t' 'NR > 1 {
-		n++; c[$5]++; if ($5 == "ro_after_init") k[$6]++ }
+need_cols "$cdir/scope.tsv" file name class confidence
+cands_line=$(tsv_awk "$cdir/scope.tsv" 'NR > 1 {
+		n++; c[$c_class]++; if ($c_class == "ro_after_init") k[$c_confidence]++ }
 	END { printf "%d variables: ro_after_init %d (high %d, medium %d), const %d, rejected %d, already %d",
-		n, c["ro_after_init"], k["high"], k["medium"], c["const"], c["rejected"], c["already"] }' \
-	"$cdir/scope.tsv")
-ncand=$(awk -F '\t' 'NR > 1 && $5 == "ro_after_init"' "$cdir/scope.tsv" | wc -l)
+		n, c["ro_after_init"], k["high"], k["medium"], c["const"], c["rejected"], c["already"] }') ||
+	die 70 "awk failed on $cdir/scope.tsv"
+ncand=$(tsv_awk "$cdir/scope.tsv" 'NR > 1 && $c_class == "ro_after_init" { n++ }
+	END { print n + 0 }') || die 70 "awk failed on $cdir/scope.tsv"
 echo "campaign: find: $cands_line" >&2
 
 # ---- validate ------------------------------------------------------------
@@ -162,14 +229,21 @@ else
 		git -C "$tree" worktree add --detach "$vtree" core >/dev/null ||
 			fail validate $?
 	fi
-	"$root/validate/validate" --candidates "$cdir/scope.tsv" \
-		--tree "$vtree" --work "$work" --tools "$root" \
-		--profile "$profile" --batch "$batch" \
-		--journal "$cdir/journal.tsv" || fail validate $?
+	set -- --candidates "$cdir/scope.tsv" --tree "$vtree" --work "$work" \
+		--tools "$root" --profile "$profile" --journal "$cdir/journal.tsv"
+	[ -n "$batch" ] && set -- "$@" --batch "$batch"
+	"$root/validate/validate" "$@" || fail validate $?
 	echo "$val_stamp" >"$cdir/.stamps/validate"
 	stage_end validate done "journal $cdir/journal.tsv"
 fi
-verdicts=$(awk -F '\t' 'NR > 1 { v[$3 "\t" $2] = $6; e[$3 "\t" $2] = $7 }
+# The final verdict of each (file, variable) is its last row; a torn last
+# row (no newline, counted out by wc -l) was never a verdict.
+need_cols "$cdir/journal.tsv" variable file verdict evidence
+nj=$(($(wc -l <"$cdir/journal.tsv")))
+[ "$(tail -c 1 "$cdir/journal.tsv" | wc -l)" -eq 1 ] ||
+	echo "campaign: warning: $cdir/journal.tsv:$((nj + 1)): skipping a torn last row (no newline)" >&2
+verdicts=$(tsv_awk "$cdir/journal.tsv" 'NR > 1 && NR <= nj {
+		k = $c_file "\t" $c_variable; v[k] = $c_verdict; e[k] = $c_evidence }
 	END {
 		for (k in v) {
 			c[v[k]]++
@@ -177,7 +251,7 @@ verdicts=$(awk -F '\t' 'NR > 1 { v[$3 "\t" $2] = $6; e[$3 "\t" $2] = $7 }
 		}
 		printf "accepted %d, rejected %d, not-built %d", c["accepted"], c["rejected"], c["not-built"]
 		for (r in why) printf "\n  rejected by %s: %d", r, why[r]
-	}' "$cdir/journal.tsv")
+	}' -v nj="$nj") || die 70 "awk failed on $cdir/journal.tsv"
 
 # ---- queue ---------------------------------------------------------------
 
@@ -189,9 +263,9 @@ stage_begin 3 "queue: per-subsystem patch series"
 # those are only queued on the evidence of a wide validation.
 printf 'file\tname\treason\n' >"$cdir/exclude.tsv"
 if [ "$profile" = fast ]; then
-	awk -F '\t' 'NR > 1 && $5 == "ro_after_init" && $6 == "medium" {
-		printf "%s\t%s\tmedium confidence (its address escapes; a callee may keep it): fast-profile boots are not enough evidence, validate with PROFILE=wide\n", $1, $3 }' \
-		"$cdir/scope.tsv" >>"$cdir/exclude.tsv"
+	tsv_awk "$cdir/scope.tsv" 'NR > 1 && $c_class == "ro_after_init" && $c_confidence == "medium" {
+		printf "%s\t%s\tmedium confidence (its address escapes; a callee may keep it): fast-profile boots are not enough evidence, validate with PROFILE=wide\n", $c_file, $c_name }' \
+		>>"$cdir/exclude.tsv" || die 70 "awk failed on $cdir/scope.tsv"
 fi
 q_stamp=$(stamp_of "$cdir/journal.tsv" "$cdir/scope.tsv" "$cdir/exclude.tsv" \
 	"$root/patches/queue" "$root/patches/queue.sh")
@@ -234,7 +308,7 @@ nfiles=$(wc -l <"$cdir/facts/files.txt" 2>/dev/null || echo 0)
 	echo "validated:      $verdicts"
 	echo "queue:          $npatch patches in $nseries series, $cdir/queue"
 	echo "report:         $cdir/report.html"
-	echo "wall time:      $(fmt_time $total) in all;$(awk -F '\t' 'NR > 1 { printf " %s %ds (%s)", $1, $2, $3 }' "$times")"
+	echo "wall time:      $(fmt_time $total) in all;$(tsv_awk "$times" 'NR > 1 { printf " %s %ds (%s)", $c_stage, $c_seconds, $c_status }')"
 } >"$cdir/summary.txt"
 cat "$cdir/summary.txt"
 [ "$npatch" -gt 0 ] ||

@@ -28,17 +28,17 @@ make -C "$top" -s programs >/dev/null ||
 # --- bad input --------------------------------------------------------------
 sh "$here/campaign.sh" --profile huge "$TREE" "$WORK" >"$st/bad1" 2>&1
 rc=$?
-check "unknown profile: exit 2 naming the option" \
-	sh -c "[ $rc -eq 2 ] && grep -q 'profile must be fast or wide' '$st/bad1'"
+check "unknown profile: exit 64 naming the option" \
+	sh -c "[ $rc -eq 64 ] && grep -q 'profile must be fast or wide' '$st/bad1'"
 sh "$here/campaign.sh" --scope no/such/dir --name "$name-bad" "$TREE" "$WORK" \
 	>"$st/bad2" 2>&1
 rc=$?
-check "scope entry missing from the tree: exit 1 naming it" \
-	sh -c "[ $rc -eq 1 ] && grep -q \"scope entry 'no/such/dir' does not exist\" '$st/bad2'"
+check "scope entry missing from the tree: exit 65 naming it" \
+	sh -c "[ $rc -eq 65 ] && grep -q \"scope entry 'no/such/dir' does not exist\" '$st/bad2'"
 sh "$here/campaign.sh" "$st/nonexistent" "$WORK" >"$st/bad3" 2>&1
 rc=$?
-check "tree that is not prepared: exit 1, says run make setup" \
-	sh -c "[ $rc -eq 1 ] && grep -q 'run make setup' '$st/bad3'"
+check "tree that is not prepared: exit 65, says run make setup" \
+	sh -c "[ $rc -eq 65 ] && grep -q 'run make setup' '$st/bad3'"
 rm -rf "$WORK/campaign/$name-bad"
 
 # --- the campaign, from scratch except for the per-file facts cache -------
@@ -63,10 +63,23 @@ for f in scope.tsv journal.tsv report.html report.tsv funnel.tsv summary.txt que
 done
 ok "outputs written: scope.tsv journal.tsv report.html report.tsv funnel.tsv queue/"
 
+# Columns by name (FORMATS.md), for awk: -v s_NAME=N of scope.tsv,
+# -v j_NAME=N of journal.tsv.
+. "$top/lib/tsv.sh"
+cols=
+for c in file name class confidence evidence; do
+	cols="$cols -v s_$c=$(tsv_colnum "$cdir/scope.tsv" $c)"
+done
+for c in variable file verdict evidence; do
+	cols="$cols -v j_$c=$(tsv_colnum "$cdir/journal.tsv" $c)"
+done
+
 # The journal's counts, computed here independently of campaign/report:
 # the last verdict of each candidate of scope.tsv.
-awk -F '\t' 'NR == FNR { if (FNR > 1 && $5 == "ro_after_init") c[$1 "\t" $3] = 1; next }
-	FNR > 1 && ($3 "\t" $2) in c { v[$3 "\t" $2] = $6; e[$3 "\t" $2] = $7 }
+# $cols holds only -v NAME=NUMBER words.
+# shellcheck disable=SC2086
+awk -F '\t' $cols 'NR == FNR { if (FNR > 1 && $s_class == "ro_after_init") c[$s_file "\t" $s_name] = 1; next }
+	FNR > 1 && ($j_file "\t" $j_variable) in c { k = $j_file "\t" $j_variable; v[k] = $j_verdict; e[k] = $j_evidence }
 	END {
 		for (k in c) n++
 		for (k in v) {
@@ -83,7 +96,8 @@ check "the queue is not empty and passed its checks" \
 	sh -c "[ \$(grep -c . '$cdir/queue/series') -ge 1 ] && ! grep -q 'FAILED' '$cdir/queue/README'"
 
 medium_not_queued() {
-	for v in $(awk -F '\t' 'NR > 1 && $5 == "ro_after_init" && $6 == "medium" { print $3 }' "$cdir/scope.tsv"); do
+	# shellcheck disable=SC2086
+	for v in $(awk -F '\t' $cols 'NR > 1 && $s_class == "ro_after_init" && $s_confidence == "medium" { print $s_name }' "$cdir/scope.tsv"); do
 		! grep -h '^+' "$cdir"/queue/*/0*.patch | grep -q -w "$v" ||
 			{ why="$v is in a patch"; return 1; }
 	done
@@ -110,14 +124,16 @@ funnel_ok() {
 	done
 }
 check "the funnel on the page equals the journal's counts" funnel_ok
-rej=$(awk -F '\t' 'NR == FNR { if (FNR > 1 && $5 == "ro_after_init") c[$1 "\t" $3] = 1; next }
-	FNR > 1 && ($3 "\t" $2) in c && $6 == "rejected" { r[$2] = $7 }
+# shellcheck disable=SC2086
+rej=$(awk -F '\t' $cols 'NR == FNR { if (FNR > 1 && $s_class == "ro_after_init") c[$s_file "\t" $s_name] = 1; next }
+	FNR > 1 && ($j_file "\t" $j_variable) in c && $j_verdict == "rejected" { r[$j_variable] = $j_evidence }
 	END { for (k in r) { print k "\t" r[k]; exit } }' "$cdir/scope.tsv" "$cdir/journal.tsv")
 # esc TEXT: the first 40 characters of TEXT as the page shows them
 esc() {
 	printf '%s\n' "$1" | cut -c1-40 | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'
 }
-frej=$(awk -F '\t' 'NR > 1 && $5 == "rejected" { print $3 "\t" $7; exit }' "$cdir/scope.tsv")
+# shellcheck disable=SC2086
+frej=$(awk -F '\t' $cols 'NR > 1 && $s_class == "rejected" { print $s_name "\t" $s_evidence; exit }' "$cdir/scope.tsv")
 fname=$(echo "$frej" | cut -f 1)
 ftext=$(esc "$(echo "$frej" | cut -f 2)")
 finder_shown() {
