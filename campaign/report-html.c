@@ -107,19 +107,25 @@ static void subsystem_table(struct sb *f, struct report *r)
 	sb_add(f, "</table>\n");
 }
 
-static void candidate_row(struct sb *f, struct report *r, struct var *v)
+/* <tr class=CLS data-variable=NAME><td>NAME</td><td>FILE:LINE</td><td> */
+static void row_head(struct sb *f, const char *cls, const struct var *v)
 {
-	const char *vd = v->verdict ? v->verdict : "not validated";
-	const char *where = v->vevidence ? writer_where(r, v->vevidence) : NULL;
-	const char *base;
-
-	sb_addf(f, "<tr class=\"%s\" data-variable=\"", vd);
+	sb_addf(f, "<tr class=\"%s\" data-variable=\"", cls);
 	html_esc(f, v->name);
 	sb_add(f, "\"><td><code>");
 	html_esc(f, v->name);
 	sb_add(f, "</code></td><td>");
 	html_esc(f, v->file);
 	sb_addf(f, ":%ld</td><td>", v->line);
+}
+
+static void candidate_row(struct sb *f, struct report *r, struct var *v)
+{
+	const char *vd = v->verdict ? v->verdict : "not validated";
+	const char *where = v->vevidence ? writer_where(r, v->vevidence) : NULL;
+	const char *base;
+
+	row_head(f, vd, v);
 	html_esc(f, v->confidence);
 	sb_add(f, "</td><td>");
 	html_esc(f, v->reason);
@@ -164,13 +170,7 @@ static void finder_table(struct sb *f, struct report *r)
 	for (i = 0; i < r->nfr; i++) {
 		struct var *v = &r->fr[i];
 
-		sb_add(f, "<tr class=\"finder-rejected\" data-variable=\"");
-		html_esc(f, v->name);
-		sb_add(f, "\"><td><code>");
-		html_esc(f, v->name);
-		sb_add(f, "</code></td><td>");
-		html_esc(f, v->file);
-		sb_addf(f, ":%ld</td><td>", v->line);
+		row_head(f, "finder-rejected", v);
 		html_esc(f, v->reason);
 		sb_add(f, "</td><td>");
 		html_esc(f, v->evidence);
