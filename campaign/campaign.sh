@@ -83,6 +83,9 @@ done
 [ $# -eq 2 ] || usage_error "TREE and WORK are required"
 tree=$1
 work=$2
+# after --, a TREE or WORK may start with "-": never let a tool take it for an option
+case $tree in -*) tree=./$tree ;; esac
+case $work in -*) work=./$work ;; esac
 case $profile in fast | wide) ;; *) usage_error "--profile must be fast or wide" ;; esac
 case $name in
 '' | [.-]* | *[!A-Za-z0-9._-]*)
