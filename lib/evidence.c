@@ -2,6 +2,7 @@
 /*
  * evidence.c - parse and print the evidence strings (evidence.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,29 @@ int ev_writers_parse(const char *s, struct ev_writer **out)
 			s++;
 	}
 	*out = w;
+	return n;
+}
+
+int ev_writers_parse_more(const char *s, struct ev_writer **out, long *more)
+{
+	const char *last = strrchr(s, ';');
+	char *head;
+	long v;
+	int n, len = 0;
+
+	*more = 0;
+	last = last ? last + 1 : s;
+	if (strncmp(last, "...(+", 5))
+		return ev_writers_parse(s, out);
+	if (sscanf(last, "...(+%ld more)%n", &v, &len) != 1 ||
+	    last[len] || v < 1) {
+		*out = NULL;
+		return -1;
+	}
+	*more = v;
+	head = xstrndup(s, last > s ? (size_t)(last - s - 1) : 0);
+	n = ev_writers_parse(head, out);
+	free(head);
 	return n;
 }
 

@@ -3,8 +3,8 @@
 # format-patch series, checked with checkpatch and git am.
 
 PROGRAMS += patches/queue
-QUEUE_SRCS := $(addprefix patches/,queue.c queue-plan.c queue-maint.c \
-	queue-prefix.c queue-tsv.c queue-util.c)
+QUEUE_SRCS := $(addprefix patches/,queue.c queue-join.c queue-writers.c \
+	queue-msg.c queue-plan.c queue-maint.c queue-prefix.c)
 
 patches/queue: $(QUEUE_SRCS) $(wildcard patches/queue-*.h) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(QUEUE_SRCS) $(LIB)

@@ -18,22 +18,28 @@
 # TREE must be clean. ACCEL (default tcg) is passed to qemu-boot/boot.
 #
 # Usage: queue-boot.sh [--in-tree] QUEUE_DIR TREE WORK PROFILE
-# Exit: 0 built and booted, 1 a step failed (named on stderr), 2 usage.
+# Exit: 0 built and booted, 1 the queued kernel failed (build, section
+#   check or boot; named on stderr), 64 usage, 65 no queue or a dirty
+#   TREE, 70 a tool or host error, 130 interrupted.
 
 set -eu
 
+# die CODE MESSAGE
 die() {
+	_rc=$1
+	shift
 	echo "queue-boot: error: $*" >&2
-	exit 1
+	exit "$_rc"
 }
 
-case ${1-} in -h | --help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1-} in -h | --help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 in_tree=0
 if [ "${1-}" = --in-tree ]; then
 	in_tree=1
 	shift
 fi
-[ $# -eq 4 ] || { echo "usage: queue-boot.sh [--in-tree] QUEUE_DIR TREE WORK PROFILE" >&2; exit 2; }
+[ $# -eq 4 ] || { echo "usage: queue-boot.sh [--in-tree] QUEUE_DIR TREE WORK PROFILE" >&2; exit 64; }
+trap 'exit 130' INT TERM
 queue=$1
 tree=$2
 work=$3
@@ -45,37 +51,37 @@ wt=$work/qtree-am-core
 exec 9>"$work/queue.lock"
 flock 9
 
-[ -f "$queue/series" ] || die "$queue/series: no queue (run make queue first)"
-[ -d "$wt" ] || die "$wt: no queued tree (run make queue first)"
-[ -x "$root/qemu-boot/boot" ] || die "qemu-boot/boot is not built (make programs)"
+[ -f "$queue/series" ] || die 65 "$queue/series: no queue (run make queue first)"
+[ -d "$wt" ] || die 65 "$wt: no queued tree (run make queue first)"
+[ -x "$root/qemu-boot/boot" ] || die 70 "qemu-boot/boot is not built (make programs)"
 n=$(wc -l <"$queue/series")
 have=$(git -C "$wt" rev-list --count core..HEAD)
 [ "$have" -eq "$n" ] ||
-	die "$wt has $have commits on core, the queue has $n patches (run make queue again)"
-[ "$n" -gt 0 ] || die "the queue is empty: nothing to build"
+	die 65 "$wt has $have commits on core, the queue has $n patches (run make queue again)"
+[ "$n" -gt 0 ] || die 65 "the queue is empty: nothing to build"
 
 build_tree=$wt
 if [ "$in_tree" -eq 1 ]; then
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-		die "$tree has local changes: --in-tree needs a clean tree"
-	back=$(git -C "$tree" rev-parse HEAD) || die "$tree is not a git tree"
+		die 65 "$tree has local changes: --in-tree needs a clean tree"
+	back=$(git -C "$tree" rev-parse HEAD) || die 70 "$tree is not a git tree"
 	trap 'git -C "$tree" checkout -q --detach "$back" ||
 		echo "queue-boot: error: could not put $tree back at $back" >&2' EXIT
 	git -C "$tree" checkout -q --detach "$(git -C "$wt" rev-parse HEAD)" ||
-		die "cannot check out the queued commits in $tree"
+		die 70 "cannot check out the queued commits in $tree"
 	build_tree=$tree
 fi
 mkdir -p "$work/queue-boot"
 sh "$root/qemu-boot/build-kernel.sh" "$profile" "$build_tree" "$work" \
 	>"$work/queue-boot/build.out" ||
-	die "the queued tree does not build in profile $profile (see above)"
+	die 1 "the queued tree does not build in profile $profile (see above)"
 out=$(tail -n 1 "$work/queue-boot/build.out")
 res=$out/ro-campaign
-[ -f "$res/vmlinux" ] || die "$res/vmlinux: missing after the build"
+[ -f "$res/vmlinux" ] || die 70 "$res/vmlinux: missing after the build"
 
 # Every queued variable that the profile compiles is in ro_after_init
 # (nm prints fixed-width lower-case hex, so strings compare as numbers).
-nm "$res/vmlinux" >"$res/queue-nm.txt" || die "nm $res/vmlinux failed"
+nm "$res/vmlinux" >"$res/queue-nm.txt" || die 70 "nm $res/vmlinux failed"
 cat "$queue"/.plan/*/*.list | awk -F '\t' '$1 != "file" { print $3 }' |
 	sort -u >"$res/queue-vars.txt"
 awk 'NR == FNR { want[$1] = 1; next }
@@ -106,14 +112,14 @@ awk 'NR == FNR { want[$1] = 1; next }
 		printf "queue-boot: %d queued variables in .data..ro_after_init of vmlinux, %d not in this profile'"'"'s vmlinux\n", inside, absent
 	}' "$res/queue-vars.txt" "$res/queue-nm.txt" || exit 1
 
-sh "$root/qemu-boot/mkinitramfs.sh" "$res" >/dev/null || die "mkinitramfs.sh failed"
+sh "$root/qemu-boot/mkinitramfs.sh" "$res" >/dev/null || die 70 "mkinitramfs.sh failed"
 bout=$work/queue-boot/$profile
 rm -rf "$bout"
 rc=0
 "$root/qemu-boot/boot" "$res/bzImage" --accel "${ACCEL:-tcg}" --out "$bout" || rc=$?
 verdict=$(cat "$bout/verdict" 2>/dev/null || echo none)
 [ "$rc" -eq 0 ] && [ "$verdict" = pass ] ||
-	die "boot with protection on: verdict '$verdict' (exit $rc), see $bout/result.tsv and $bout/console.log"
+	die 1 "boot with protection on: verdict '$verdict' (exit $rc), see $bout/result.tsv and $bout/console.log"
 echo "queue-boot: $profile kernel with the $n queued patches booted, all exercises passed (verdict pass, $bout)"
 printf 'make queue-check-boot: the %s kernel with the whole queue built, the queued\nvariables are in .data..ro_after_init, and it booted with all exercises passing\n(verdict pass, protection on).\n' \
 	"$profile" >>"$queue/README"

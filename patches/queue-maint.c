@@ -11,13 +11,14 @@
  * '*'); the deepest match wins.  N: (regex) and K: (content) entries are
  * not used for grouping.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base.h"
 #include "queue-maint.h"
-#include "queue-util.h"
 
 static int slashes(const char *s)
 {
@@ -101,15 +102,12 @@ int maint_match(const struct mpat *p, const char *file)
 static int is_dir(const char *tree, const char *pat)
 {
 	struct stat st;
-	size_t n;
 	char *path;
 	int ret;
 
 	if (!tree || strpbrk(pat, "*?["))
 		return 0;
-	n = strlen(tree) + strlen(pat) + 2;
-	path = xmalloc(n);
-	snprintf(path, n, "%s/%s", tree, pat);
+	path = xasprintf("%s/%s", tree, pat);
 	ret = !stat(path, &st) && S_ISDIR(st.st_mode);
 	free(path);
 	return ret;
@@ -155,8 +153,10 @@ int maint_load(struct maint *m, const char *path, const char *tree)
 	memset(m, 0, sizeof(*m));
 	m->path = path;
 	m->data = read_file(path, NULL);
-	if (!m->data)
+	if (!m->data) {
+		warnx("%s: cannot read: %s", path, strerror(errno));
 		return -1;
+	}
 	for (p = m->data; *p; p = nl + 1) {
 		struct msec *sec;
 		const char *val;
@@ -186,8 +186,8 @@ int maint_load(struct maint *m, const char *path, const char *tree)
 		}
 		if (!prev_type) {
 			if (!title) {
-				fprintf(stderr, "queue: %s:%lu: entry without a section title\n",
-					path, lineno);
+				warnx("%s:%lu: entry without a section title",
+				      path, lineno);
 				return -1;
 			}
 			if (m->nsecs == cap) {
@@ -212,8 +212,8 @@ int maint_load(struct maint *m, const char *path, const char *tree)
 			add_pat(&sec->x, &sec->nx, val, lineno, tree);
 	}
 	if (!in_list || !m->nsecs) {
-		fprintf(stderr, "queue: %s: no \"Maintainers List\" with sections found; is this a kernel MAINTAINERS file?\n",
-			path);
+		warnx("%s: no \"Maintainers List\" with sections found; is this a kernel MAINTAINERS file?",
+		      path);
 		return -1;
 	}
 	return 0;

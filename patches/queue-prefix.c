@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "queue-prefix.h"
-#include "queue-util.h"
 
 enum how { FIXED, BASE, DIR, NEXT };
 

@@ -6,16 +6,21 @@
  * letters, message-ids); patches/queue.sh drives git.  See --help.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "defaults.h"
 #include "queue-maint.h"
 #include "queue-plan.h"
 #include "queue-prefix.h"
-#include "queue-util.h"
 
 #define DEFAULT_BASE "Base: Linux 6.1.192 (the Debian linux-source-6.1 tarball). The patch applies to it unchanged, with or without ro-campaign's core patches (a warn-and-continue mode for ro_after_init writes, used only for validation) on top."
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static void print_help(FILE *fp)
 {
@@ -28,37 +33,35 @@ static void print_help(FILE *fp)
 	      "\n"
 	      "area    print PATH, its MAINTAINERS area, the matching F: pattern\n"
 	      "        and the subject prefix, TAB separated, one line per PATH\n"
-	      "plan    read the validation journal (columns by header name:\n"
-	      "        variable file line verdict evidence, optional batch\n"
-	      "        config_hash core_hash profile; the last row of a\n"
-	      "        variable wins) and candidates.tsv; write DIR/README and\n"
-	      "        DIR/.plan/: one directory per MAINTAINERS area with the\n"
-	      "        annotation lists and commit messages of its patches\n"
+	      "plan    read the validation journal (FORMATS.md; the final verdict\n"
+	      "        of a variable is its last row) and candidates.tsv, check\n"
+	      "        every path, name and quoted text in them, then write\n"
+	      "        DIR/README and DIR/.plan/: one directory per MAINTAINERS\n"
+	      "        area with the annotation lists and commit messages of its\n"
+	      "        patches\n"
 	      "finish  in SERIES_DIR (git format-patch --cover-letter output)\n"
 	      "        fill in the cover letter from PLAN_DIR, add deterministic\n"
 	      "        Message-ID/In-Reply-To/References headers, write 'series'\n"
 	      "\n"
 	      "  --tree DIR         the kernel tree (MAINTAINERS, writers' sources)\n"
 	      "  --maintainers FILE default DIR/MAINTAINERS\n"
-	      "  --max-vars N       at most N variables per patch (default 8)\n"
-	      "  --signoff ID       the Signed-off-by identity\n"
+	      "  --max-vars N       at most N variables per patch (default "
+	      STR(DEFAULT_MAX_VARS) ")\n"
+	      "  --signoff ID       the Signed-off-by identity, one line 'NAME <EMAIL>'\n"
 	      "  --profile NAME     the validated build profile (default fast)\n"
 	      "  --base TEXT        the paragraph naming the base\n"
 	      "  --exclude FILE     TSV file name reason: accepted variables to leave\n"
 	      "                     out, listed as dropped in the README\n"
 	      "  -h, --help         this text\n"
 	      "\n"
-	      "Exit status: 0 done, 1 bad input (named on stderr), 2 usage.\n",
+	      "Exit status: 0 done, 64 usage, 65 bad input data (named on stderr\n"
+	      "with its FILE:LINE), 70 a host error (I/O, memory).\n",
 	      fp);
 }
 
 static char *default_maint(const char *tree)
 {
-	size_t n = strlen(tree) + 16;
-	char *p = xmalloc(n);
-
-	snprintf(p, n, "%s/MAINTAINERS", tree);
-	return p;
+	return xasprintf("%s/MAINTAINERS", tree);
 }
 
 static int cmd_area(int argc, char **argv)
@@ -69,28 +72,24 @@ static int cmd_area(int argc, char **argv)
 	int i, first;
 
 	for (i = 0; i < argc && argv[i][0] == '-'; i++) {
-		if (i + 1 < argc && !strcmp(argv[i], "--tree")) {
+		if (i + 1 < argc && !strcmp(argv[i], "--tree"))
 			tree = argv[++i];
-		} else if (i + 1 < argc && !strcmp(argv[i], "--maintainers")) {
+		else if (i + 1 < argc && !strcmp(argv[i], "--maintainers"))
 			mfile = argv[++i];
-		} else {
-			fprintf(stderr, "queue area: unknown option %s\n",
-				argv[i]);
-			return 2;
-		}
+		else
+			die(RC_USAGE, "area: unknown option %s", argv[i]);
 	}
 	first = i;
-	if (!tree || first == argc) {
-		fputs("queue area: --tree DIR and at least one PATH are needed\n",
-		      stderr);
-		return 2;
-	}
+	if (!tree || first == argc)
+		die(RC_USAGE, "area: --tree DIR and at least one PATH are needed");
+	for (i = first; i < argc; i++)
+		if (!is_tree_path(argv[i]))
+			die(RC_USAGE, "area: '%s' is not a path relative to the tree root",
+			    argv[i]);
 	if (!mfile)
 		mfile = dflt = default_maint(tree);
-	if (maint_load(&m, mfile, tree)) {
-		free(dflt);
-		return 1;
-	}
+	if (maint_load(&m, mfile, tree))
+		die(RC_DATA, "%s: cannot use it (see above)", mfile);
 	for (i = first; i < argc; i++) {
 		const struct mpat *p;
 		const struct msec *s = maint_area(&m, argv[i], &p);
@@ -102,65 +101,73 @@ static int cmd_area(int argc, char **argv)
 	}
 	maint_free(&m);
 	free(dflt);
-	return 0;
+	return RC_OK;
+}
+
+/*
+ * One line "NAME <EMAIL>": the Signed-off-by trailer must not be able to
+ * add a line, a second address or a header of its own.
+ */
+static int good_signoff(const char *s)
+{
+	const char *lt = strstr(s, " <"), *at;
+	size_t n = strlen(s);
+
+	if (!is_one_line(s) || !lt || lt == s || n < 2 || s[n - 1] != '>')
+		return 0;
+	if (strcspn(s, "<>") != (size_t)(lt + 1 - s))
+		return 0;
+	at = strchr(lt, '@');
+	return at && at > lt + 2 && at < s + n - 2 &&
+		strcspn(lt + 2, " <>,;\"") == (size_t)(s + n - 1 - (lt + 2));
 }
 
 static int cmd_plan(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	char *dflt = NULL, *end;
+	char *dflt = NULL;
 	int i, ret;
 
-	o.max_vars = 8;
+	o.max_vars = DEFAULT_MAX_VARS;
 	o.base = DEFAULT_BASE;
 	o.profile = "fast";
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (i + 1 >= argc) {
-			fprintf(stderr, "queue plan: %s needs a value\n", a);
-			return 2;
-		}
-		if (!strcmp(a, "--journal")) {
+		if (i + 1 >= argc)
+			die(RC_USAGE, "plan: %s needs a value", a);
+		if (!strcmp(a, "--journal"))
 			o.journal = argv[++i];
-		} else if (!strcmp(a, "--candidates")) {
+		else if (!strcmp(a, "--candidates"))
 			o.candidates = argv[++i];
-		} else if (!strcmp(a, "--tree")) {
+		else if (!strcmp(a, "--tree"))
 			o.tree = argv[++i];
-		} else if (!strcmp(a, "--maintainers")) {
+		else if (!strcmp(a, "--maintainers"))
 			o.maintainers = argv[++i];
-		} else if (!strcmp(a, "--out")) {
+		else if (!strcmp(a, "--out"))
 			o.out = argv[++i];
-		} else if (!strcmp(a, "--signoff")) {
+		else if (!strcmp(a, "--signoff"))
 			o.signoff = argv[++i];
-		} else if (!strcmp(a, "--exclude")) {
+		else if (!strcmp(a, "--exclude"))
 			o.exclude = argv[++i];
-		} else if (!strcmp(a, "--profile")) {
+		else if (!strcmp(a, "--profile"))
 			o.profile = argv[++i];
-		} else if (!strcmp(a, "--base")) {
+		else if (!strcmp(a, "--base"))
 			o.base = argv[++i];
-		} else if (!strcmp(a, "--max-vars")) {
-			o.max_vars = strtol(argv[++i], &end, 10);
-			if (*end || o.max_vars < 1) {
-				fprintf(stderr, "queue plan: --max-vars '%s' is not a positive number\n",
-					argv[i]);
-				return 2;
-			}
-		} else {
-			fprintf(stderr, "queue plan: unknown option %s\n", a);
-			return 2;
-		}
+		else if (!strcmp(a, "--max-vars"))
+			o.max_vars = opt_long("--max-vars", argv[++i], 1, 10000);
+		else
+			die(RC_USAGE, "plan: unknown option %s", a);
 	}
-	if (!o.journal || !o.candidates || !o.tree || !o.out) {
-		fputs("queue plan: --journal, --candidates, --tree and --out are required\n",
-		      stderr);
-		return 2;
-	}
-	if (!o.signoff || !strchr(o.signoff, '<') || !strchr(o.signoff, '@')) {
-		fputs("queue plan: --signoff 'NAME <EMAIL>' is required (set git config user.name and user.email)\n",
-		      stderr);
-		return 2;
-	}
+	if (!o.journal || !o.candidates || !o.tree || !o.out)
+		die(RC_USAGE, "plan: --journal, --candidates, --tree and --out are required");
+	if (!o.signoff)
+		die(RC_USAGE, "plan: --signoff 'NAME <EMAIL>' is required (set git config user.name and user.email)");
+	if (!good_signoff(o.signoff))
+		die(RC_USAGE, "plan: --signoff '%s' is not one line 'NAME <EMAIL>' (check git config user.name and user.email)",
+		    o.signoff);
+	if (!is_one_line(o.profile) || !*o.profile)
+		die(RC_USAGE, "plan: --profile must be one word on one line");
 	if (!o.maintainers)
 		o.maintainers = dflt = default_maint(o.tree);
 	ret = plan_run(&o);
@@ -173,15 +180,6 @@ static int cmd_plan(int argc, char **argv)
 static int str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char *join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = xmalloc(n);
-
-	snprintf(p, n, "%s/%s", dir, name);
-	return p;
 }
 
 /* Replace the first NEEDLE in S by WITH; -1 if absent. */
@@ -226,45 +224,49 @@ static int add_headers(struct sb *s, const char *lines)
 	return 0;
 }
 
+/* The whole file PATH; dies naming it when it cannot be read. */
+static char *must_read(const char *path, size_t *len)
+{
+	char *buf = read_file(path, len);
+
+	if (!buf)
+		die(RC_HOST, "finish: %s: cannot read: %s", path,
+		    strerror(errno));
+	return buf;
+}
+
+static void must_write(const char *path, const char *buf, size_t len)
+{
+	if (write_file_atomic(path, buf, len))
+		die(RC_HOST, "finish: %s: cannot write: %s", path,
+		    strerror(errno));
+}
+
 static char *load_trimmed(const char *dir, const char *name)
 {
-	char *path = join(dir, name), *buf = read_file(path, NULL);
+	char *path = xasprintf("%s/%s", dir, name), *buf;
 	size_t n;
 
+	buf = must_read(path, NULL);
 	free(path);
-	if (!buf)
-		return NULL;
 	n = strlen(buf);
 	while (n && buf[n - 1] == '\n')
 		buf[--n] = '\0';
 	return buf;
 }
 
-static int cmd_finish(int argc, char **argv)
+/* The patch files of DIR, sorted: the cover letter first. */
+static char **patch_names(const char *dir, size_t *count)
 {
-	const char *plan, *dir, *domain;
-	char **names = NULL, *subject = NULL, *blurb = NULL, *path;
-	size_t n = 0, i;
-	struct sb *files = NULL, hdr, list;
-	unsigned long long h = 0xcbf29ce484222325ULL;
+	char **names = NULL;
 	struct dirent *de;
+	size_t n = 0;
 	DIR *d;
-	int ret = 1;
 
-	if (argc != 3) {
-		fputs("queue finish: PLAN_DIR SERIES_DIR DOMAIN expected\n",
-		      stderr);
-		return 2;
-	}
-	plan = argv[0];
-	dir = argv[1];
-	domain = argv[2];
 	d = opendir(dir);
-	if (!d) {
-		fprintf(stderr, "queue finish: %s: cannot open directory\n",
-			dir);
-		return 1;
-	}
+	if (!d)
+		die(RC_HOST, "finish: %s: cannot open directory: %s", dir,
+		    strerror(errno));
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
@@ -275,40 +277,52 @@ static int cmd_finish(int argc, char **argv)
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), str_cmp);
-	if (!n || strcmp(names[0], "0000-cover-letter.patch")) {
-		fprintf(stderr, "queue finish: %s: no 0000-cover-letter.patch (run git format-patch --cover-letter)\n",
-			dir);
-		goto out;
-	}
+	if (!n || strcmp(names[0], "0000-cover-letter.patch"))
+		die(RC_DATA, "finish: %s: no 0000-cover-letter.patch (run git format-patch --cover-letter)",
+		    dir);
+	*count = n;
+	return names;
+}
+
+static int cmd_finish(int argc, char **argv)
+{
+	const char *plan, *dir, *domain;
+	char **names, *subject, *blurb, *path;
+	size_t n, i;
+	struct sb *files, hdr, list;
+	unsigned long long h = FNV1A_INIT;
+
+	if (argc != 3)
+		die(RC_USAGE, "finish: PLAN_DIR SERIES_DIR DOMAIN expected");
+	plan = argv[0];
+	dir = argv[1];
+	domain = argv[2];
+	/* The domain ends up in Message-ID headers: one plain word. */
+	if (!*domain || !is_one_line(domain) ||
+	    strcspn(domain, " <>()[]\\,;:@\"") != strlen(domain))
+		die(RC_USAGE, "finish: '%s' is not a mail domain", domain);
+	names = patch_names(dir, &n);
 	subject = load_trimmed(plan, "cover.subject");
 	blurb = load_trimmed(plan, "cover.blurb");
-	if (!subject || !blurb)
-		goto out;
 	files = xmalloc(n * sizeof(*files));
 	for (i = 0; i < n; i++) {
 		size_t len;
 
-		path = join(dir, names[i]);
-		files[i].buf = read_file(path, &len);
+		path = xasprintf("%s/%s", dir, names[i]);
+		files[i].buf = must_read(path, &len);
 		free(path);
-		if (!files[i].buf)
-			goto out;
 		files[i].len = len;
 		files[i].cap = len + 1;
-		if (strstr(files[i].buf, "\nMessage-ID: ")) {
-			fprintf(stderr, "queue finish: %s/%s: already has a Message-ID\n",
-				dir, names[i]);
-			goto out;
-		}
+		if (strstr(files[i].buf, "\nMessage-ID: "))
+			die(RC_DATA, "finish: %s/%s: already has a Message-ID",
+			    dir, names[i]);
 	}
 	if (replace(&files[0], "*** SUBJECT HERE ***", subject) ||
-	    replace(&files[0], "*** BLURB HERE ***", blurb)) {
-		fprintf(stderr, "queue finish: %s/%s: not a git format-patch cover letter template\n",
-			dir, names[0]);
-		goto out;
-	}
+	    replace(&files[0], "*** BLURB HERE ***", blurb))
+		die(RC_DATA, "finish: %s/%s: not a git format-patch cover letter template",
+		    dir, names[0]);
 	for (i = 0; i < n; i++)
-		h = fnv1a(files[i].buf, files[i].len, h);
+		h = fnv1a(h, files[i].buf, files[i].len);
 	sb_init(&hdr);
 	sb_init(&list);
 	for (i = 0; i < n; i++) {
@@ -318,48 +332,41 @@ static int cmd_finish(int argc, char **argv)
 		if (i)
 			sb_addf(&hdr, "In-Reply-To: <ro-campaign-%016llx-0@%s>\nReferences: <ro-campaign-%016llx-0@%s>\n",
 				h, domain, h, domain);
-		if (add_headers(&files[i], hdr.buf)) {
-			fprintf(stderr, "queue finish: %s/%s: no Subject: header\n",
-				dir, names[i]);
-			goto out_sb;
-		}
-		path = join(dir, names[i]);
-		if (write_file(path, files[i].buf, files[i].len)) {
-			free(path);
-			goto out_sb;
-		}
+		if (add_headers(&files[i], hdr.buf))
+			die(RC_DATA, "finish: %s/%s: no Subject: header", dir,
+			    names[i]);
+		path = xasprintf("%s/%s", dir, names[i]);
+		must_write(path, files[i].buf, files[i].len);
 		free(path);
 		if (i)
 			sb_addf(&list, "%s\n", names[i]);
 	}
-	path = join(dir, "series");
-	ret = write_file(path, list.buf, list.len) ? 1 : 0;
+	path = xasprintf("%s/series", dir);
+	must_write(path, list.buf, list.len);
 	free(path);
-out_sb:
 	sb_free(&hdr);
 	sb_free(&list);
-out:
 	for (i = 0; i < n; i++) {
-		if (files && files[i].buf)
-			free(files[i].buf);
+		free(files[i].buf);
 		free(names[i]);
 	}
 	free(files);
 	free(names);
 	free(subject);
 	free(blurb);
-	return ret;
+	return RC_OK;
 }
 
 int main(int argc, char **argv)
 {
+	prog_name = "queue";
 	if (argc < 2) {
 		print_help(stderr);
-		return 2;
+		return RC_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		print_help(stdout);
-		return 0;
+		return RC_OK;
 	}
 	if (!strcmp(argv[1], "area"))
 		return cmd_area(argc - 2, argv + 2);
@@ -367,7 +374,7 @@ int main(int argc, char **argv)
 		return cmd_plan(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "finish"))
 		return cmd_finish(argc - 2, argv + 2);
-	fprintf(stderr, "queue: unknown command '%s'\n", argv[1]);
+	warnx("unknown command '%s'", argv[1]);
 	print_help(stderr);
-	return 2;
+	return RC_USAGE;
 }

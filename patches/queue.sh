@@ -12,28 +12,38 @@
 # gives byte-identical patches: dates come from the journal, message-ids
 # from the patch contents, commit ids are zeroed.
 #
+# QUEUE_DIR is emptied and rewritten only if it is new, empty, or holds
+# the marker .ro-campaign-queue that this script writes into every queue
+# it makes; anything else is refused (exit 65) and left as it is.
+#
 # Usage: queue.sh JOURNAL CANDIDATES TREE WORK QUEUE_DIR
 # Environment: QUEUE_BIN (patches/queue), ANNOTATE (cocci/annotate.sh),
 #   QUEUE_EXCLUDE (TSV file name reason: accepted variables to leave out),
 #   QUEUE_DROP_UNCLEAN=1 (leave out the variables of patches checkpatch
 #   does not pass, listed as dropped in the README, instead of failing),
-#   PROFILE (fast), MAX_VARS (8), QUEUE_DATE (default: newest journal time)
-# Exit: 0 queue written and checked, 1 a step or check failed (named on
-#   stderr), 2 usage.
+#   PROFILE, MAX_VARS (passed on when set; defaults: queue --help),
+#   QUEUE_DATE (default: newest journal time)
+# Exit: 0 queue written and checked, 1 a check failed (named on stderr),
+#   64 usage, 65 bad input (a file, a row, the queue directory), 70 a tool
+#   or host error, 130 interrupted.
 
 set -eu
 
+# die CODE MESSAGE
 die() {
+	_rc=$1
+	shift
 	echo "queue: error: $*" >&2
-	exit 1
+	exit "$_rc"
 }
 
 usage() {
-	sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case ${1-} in -h | --help) usage; exit 0 ;; esac
-[ $# -eq 5 ] || { usage >&2; exit 2; }
+[ $# -eq 5 ] || { usage >&2; exit 64; }
+trap 'exit 130' INT TERM
 journal=$1
 cands=$2
 tree=$3
@@ -41,26 +51,29 @@ work=$4
 queue=$5
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+. "$root/lib/tsv.sh"
 bin=${QUEUE_BIN:-$here/queue}
 annotate=${ANNOTATE:-$root/cocci/annotate.sh}
-profile=${PROFILE:-fast}
-max_vars=${MAX_VARS:-8}
+marker=.ro-campaign-queue
 
-[ -f "$journal" ] || die "$journal: no such journal (run make validate first)"
-[ -f "$cands" ] || die "$cands: no such candidates file (run make candidates first)"
-[ -x "$bin" ] || die "$bin: not built (make programs)"
-[ -f "$annotate" ] || die "$annotate: the annotation script is missing"
-[ -d "$tree/.git" ] || die "$tree: not a prepared tree (run make setup)"
+[ -f "$journal" ] || die 65 "$journal: no such journal (run make validate first)"
+[ -f "$cands" ] || die 65 "$cands: no such candidates file (run make candidates first)"
+[ -x "$bin" ] || die 70 "$bin: not built (make programs)"
+[ -f "$annotate" ] || die 70 "$annotate: the annotation script is missing"
+[ -d "$tree/.git" ] || die 70 "$tree: not a prepared tree (run make setup)"
 for t in pristine core; do
 	git -C "$tree" rev-parse -q --verify "refs/tags/$t" >/dev/null ||
-		die "$tree: no tag '$t' (run make setup)"
+		die 70 "$tree: no tag '$t' (run make setup)"
 done
 
 name=$(git -C "$tree" config user.name || true)
 email=$(git -C "$tree" config user.email || true)
 [ -n "$name" ] && [ -n "$email" ] ||
-	die "git config user.name and user.email must be set: they give the patches' author and Signed-off-by (git config --global user.name 'Your Name'; git config --global user.email you@example.org)"
+	die 70 "git config user.name and user.email must be set: they give the patches' author and Signed-off-by (git config --global user.name 'Your Name'; git config --global user.email you@example.org)"
 domain=${email#*@}
+if [ -n "${QUEUE_EXCLUDE-}" ]; then
+	[ -f "$QUEUE_EXCLUDE" ] || die 65 "QUEUE_EXCLUDE=$QUEUE_EXCLUDE: no such file"
+fi
 
 mkdir -p "$work"
 journal=$(cd "$(dirname "$journal")" && pwd)/$(basename "$journal")
@@ -70,39 +83,43 @@ cands=$(cd "$(dirname "$cands")" && pwd)/$(basename "$cands")
 exec 9>"$work/queue.lock"
 flock 9
 
-# Start from an empty queue directory, but never delete something else.
-if [ -e "$queue" ]; then
-	if [ -n "$(ls -A "$queue")" ] && [ ! -f "$queue/README" ] &&
-	   [ ! -d "$queue/.plan" ]; then
-		die "$queue exists and is not a queue directory; not removing it"
+# Start from an empty queue directory, but never delete something this
+# script did not make: only a directory with the marker is emptied.
+if [ -e "$queue" ] || [ -L "$queue" ]; then
+	[ -d "$queue" ] ||
+		die 65 "$queue exists and is not a directory; not touching it"
+	if [ -f "$queue/$marker" ]; then
+		rm -rf "$queue"
+	elif [ -n "$(ls -A "$queue")" ]; then
+		if [ -f "$queue/README" ] && [ -d "$queue/.plan" ]; then
+			echo "queue: $queue looks like a queue made before queue.sh marked its queues with $marker; if it is one, delete it by hand (rm -rf '$queue') and run again" >&2
+		fi
+		die 65 "$queue is not empty and has no $marker, so queue.sh did not make it: refusing to empty it (nothing was deleted)"
 	fi
-	rm -rf "$queue"
 fi
 mkdir -p "$queue"
+printf 'A patch queue made by ro-campaign'"'"'s patches/queue.sh: the next make queue\ninto this directory deletes and rewrites all of it.\n' >"$queue/$marker"
 queue=$(cd "$queue" && pwd)
 
-set --
-if [ -n "${QUEUE_EXCLUDE-}" ]; then
-	[ -f "$QUEUE_EXCLUDE" ] || die "QUEUE_EXCLUDE=$QUEUE_EXCLUDE: no such file"
-fi
 # Accepted variables in files that setup/core adds (our warn mode, not
 # upstream code) cannot go to a maintainer: the pristine tree lacks them.
 core_only=$queue/.core-only.tsv
 {
 	printf 'file\tname\treason\n'
 	[ -z "${QUEUE_EXCLUDE-}" ] || tail -n +2 "$QUEUE_EXCLUDE"
-	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["verdict"] == "accepted" { print $c["file"] "\t" $c["variable"] }' \
-		"$journal" | sort -u | while IFS='	' read -r f v; do
+	tsv_awk "$journal" 'NR > 1 && $c_verdict == "accepted" { print $c_file "\t" $c_variable }' |
+		sort -u | while IFS='	' read -r f v; do
 		git -C "$tree" cat-file -e "pristine:$f" 2>/dev/null ||
 			printf '%s\t%s\t%s\n' "$f" "$v" \
 				"in a file added by setup/core, not in the pristine tree"
 	done
 } >"$core_only"
 set -- --exclude "$core_only"
+[ -z "${PROFILE-}" ] || set -- "$@" --profile "$PROFILE"
+[ -z "${MAX_VARS-}" ] || set -- "$@" --max-vars "$MAX_VARS"
 "$bin" plan --journal "$journal" --candidates "$cands" --tree "$tree" \
-	--out "$queue" --signoff "$name <$email>" --profile "$profile" \
-	--max-vars "$max_vars" "$@" || die "planning failed"
+	--out "$queue" --signoff "$name <$email>" "$@" ||
+	die $? "planning failed (see above)"
 plan=$queue/.plan
 date=${QUEUE_DATE:-$(cat "$plan/date")}
 
@@ -112,13 +129,13 @@ worktree() {
 	if [ -d "$1" ]; then
 		git -C "$1" am --abort >/dev/null 2>&1 || true
 		git -C "$1" checkout -q -f --detach "$2" ||
-			die "$1: cannot check out $2 (remove it; it is recreated)"
+			die 70 "$1: cannot check out $2 (remove it; it is recreated)"
 		git -C "$1" reset -q --hard "$2"
 		git -C "$1" clean -q -fdx
 	else
 		git -C "$tree" worktree prune
 		git -C "$tree" worktree add -q --detach "$1" "$2" ||
-			die "cannot add worktree $1"
+			die 70 "cannot add worktree $1"
 	fi
 }
 
@@ -143,19 +160,21 @@ while IFS='	' read -r dir area prefix np nv <&3; do
 	for list in "$plan/$dir"/*.list; do
 		n=${list%.list}
 		sh "$annotate" "$qtree" "$list" >"$n.diff" ||
-			die "$list: annotation failed (see above)"
-		[ -s "$n.diff" ] || die "$list: the annotation changed nothing"
+			die $? "$list: annotation failed (see above)"
+		[ -s "$n.diff" ] || die 65 "$list: the annotation changed nothing"
 		git -C "$qtree" apply --index "$n.diff" ||
-			die "$n.diff: does not apply to the queue tree"
+			die 70 "$n.diff: does not apply to the queue tree"
 		g -C "$qtree" commit -q --no-verify -F "$n.msg" ||
-			die "$n.msg: commit failed"
+			die 70 "$n.msg: commit failed"
 	done
 	# To: the maintainers; Cc: reviewers and lists (get_maintainer.pl).
-	gm="perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback"
+	# Its order among equal sections is Perl hash order: fix the seed,
+	# so the same journal gives the same To:/Cc: and Message-IDs.
+	gm="env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback"
 	(cd "$tree" && xargs $gm --no-r --no-l -f) <"$plan/$dir/files" \
-		>"$plan/$dir/to" || die "$dir: get_maintainer.pl failed"
+		>"$plan/$dir/to" || die 70 "$dir: get_maintainer.pl failed"
 	(cd "$tree" && xargs $gm --no-m -f) <"$plan/$dir/files" \
-		>"$plan/$dir/cc" || die "$dir: get_maintainer.pl failed"
+		>"$plan/$dir/cc" || die 70 "$dir: get_maintainer.pl failed"
 	set --
 	while read -r a; do
 		[ -z "$a" ] || set -- "$@" --to="$a"
@@ -174,9 +193,9 @@ while IFS='	' read -r dir area prefix np nv <&3; do
 	g -C "$qtree" format-patch -q --cover-letter --zero-commit \
 		--no-signature --no-thread --subject-prefix=PATCH \
 		-o "$queue/$dir" "$@" "$start..HEAD" ||
-		die "$dir: git format-patch failed"
+		die 70 "$dir: git format-patch failed"
 	"$bin" finish "$plan/$dir" "$queue/$dir" "$domain" ||
-		die "$dir: finishing the series failed"
+		die $? "$dir: finishing the series failed"
 	sed "s|^|$dir/|" "$queue/$dir/series" >>"$queue/series"
 	echo "queue: $dir: $np patches, $nv variables ($area)"
 done 3<"$plan/areas.tsv"

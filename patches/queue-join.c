@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * queue-join: the journal joined with candidates.tsv and the exclude
+ * list, checked before anything is written.
+ *
+ * The final journal row of a variable (file, name) is its verdict
+ * (journal_final()).  An accepted variable must still be classed
+ * ro_after_init in candidates.tsv, whose writers say why it is safe; it
+ * is grouped by the MAINTAINERS area of its file.  Every other final
+ * verdict, and every accepted variable the exclude list names, is "not
+ * queued" with the journal's (or the list's) reason.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue-plan.h"
+#include "queue-prefix.h"
+
+struct cols {
+	int file, line, name, class, conf, reason, evidence;
+};
+
+static const struct tsv_table *sort_table;
+static int sort_file, sort_name;
+
+static int row_cmp(const void *a, const void *b)
+{
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	char **ra = sort_table->rows[ia], **rb = sort_table->rows[ib];
+	int d = strcmp(ra[sort_file], rb[sort_file]);
+
+	if (!d)
+		d = strcmp(ra[sort_name], rb[sort_name]);
+	if (!d)
+		d = ia < ib ? -1 : ia > ib;
+	return d;
+}
+
+static size_t *sorted_rows(const struct tsv_table *t, int file, int name)
+{
+	size_t *idx = xmalloc(t->nrows * sizeof(*idx)), i;
+
+	for (i = 0; i < t->nrows; i++)
+		idx[i] = i;
+	sort_table = t;
+	sort_file = file;
+	sort_name = name;
+	qsort(idx, t->nrows, sizeof(*idx), row_cmp);
+	return idx;
+}
+
+/* The row of (FILE, NAME) in C, sorted as IDX; -1 if there is none. */
+static long find_cand(const struct tsv_table *c, const size_t *idx,
+		      const struct cols *cc, const char *file,
+		      const char *name)
+{
+	size_t lo = 0, hi = c->nrows;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		char **r = c->rows[idx[mid]];
+		int d = strcmp(r[cc->file], file);
+
+		if (!d)
+			d = strcmp(r[cc->name], name);
+		if (!d)
+			return (long)idx[mid];
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int var_cmp(const void *a, const void *b)
+{
+	const struct var *va = a, *vb = b;
+	int d = strcmp(va->sec->name, vb->sec->name);
+
+	if (!d)
+		d = strcmp(va->file, vb->file);
+	if (!d)
+		d = va->line < vb->line ? -1 : va->line > vb->line;
+	if (!d)
+		d = strcmp(va->name, vb->name);
+	return d;
+}
+
+static int other_cmp(const void *a, const void *b)
+{
+	const struct var *va = a, *vb = b;
+	int d = strcmp(va->file, vb->file);
+
+	if (!d)
+		d = va->line < vb->line ? -1 : va->line > vb->line;
+	if (!d)
+		d = strcmp(va->name, vb->name);
+	return d;
+}
+
+/* ---- checks ------------------------------------------------------------- */
+
+/*
+ * The first word of S that could start a trailer or a mail header if a
+ * wrapped paragraph put it at the start of a line ("Signed-off-by:",
+ * "Cc:"): letters, digits and '-', then ':'.  NULL if there is none.
+ */
+static char *trailer_word(const char *s, char *buf, size_t len)
+{
+	while (*s) {
+		size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-");
+
+		if (n && s[n] == ':' && (s[n + 1] == ' ' || !s[n + 1])) {
+			snprintf(buf, len, "%.*s", (int)n + 1, s);
+			return buf;
+		}
+		s += strcspn(s, " ");
+		s += strspn(s, " ");
+	}
+	return NULL;
+}
+
+/*
+ * TEXT, from column COL of PATH:LINE, goes into a paragraph of a commit
+ * message that is not indented: it must not be able to start a trailer.
+ */
+static void check_quotable(const char *path, unsigned long line,
+			   const char *col, const char *text)
+{
+	char word[80];
+
+	if (!is_one_line(text))
+		die(RC_DATA, "%s:%lu: column '%s': a control character in '%s'",
+		    path, line, col, text);
+	if (trailer_word(text, word, sizeof(word)))
+		die(RC_DATA, "%s:%lu: column '%s': '%s' has the trailer-like word '%s', which could start a line of a commit message",
+		    path, line, col, text, word);
+}
+
+/* Every row's FILE is a tree path and NAME an identifier. */
+static void check_keys(const struct tsv_table *t, int file, int name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows; i++) {
+		if (!is_tree_path(t->rows[i][file]))
+			die(RC_DATA, "%s:%lu: column 'file': '%s' is not a path relative to the tree root (no '/' at the start, no '.' or '..')",
+			    t->path, t->lineno[i], t->rows[i][file]);
+		if (!is_identifier(t->rows[i][name]))
+			die(RC_DATA, "%s:%lu: column '%s': '%s' is not a C identifier",
+			    t->path, t->lineno[i], t->head[name],
+			    t->rows[i][name]);
+	}
+}
+
+static void load(struct tsv_table *t, const char *path)
+{
+	if (tsv_load(t, path, 0))
+		die(RC_DATA, "%s: cannot read it (see above)", path);
+}
+
+static int need(const struct tsv_table *t, const char *name)
+{
+	int c = tsv_table_need(t, name);
+
+	if (c < 0)
+		die(RC_DATA, "%s: a column is missing (see above)", t->path);
+	return c;
+}
+
+static void cand_cols(const struct tsv_table *t, struct cols *cc)
+{
+	size_t i;
+	long v;
+
+	cc->file = need(t, "file");
+	cc->line = need(t, "line");
+	cc->name = need(t, "name");
+	cc->class = need(t, "class");
+	cc->conf = need(t, "confidence");
+	cc->reason = need(t, "reason");
+	cc->evidence = need(t, "evidence");
+	check_keys(t, cc->file, cc->name);
+	for (i = 0; i < t->nrows; i++)
+		if (parse_long(t->rows[i][cc->line], 1, 100000000, &v))
+			die(RC_DATA, "%s:%lu: column 'line': '%s' is not a number from 1 to 100000000",
+			    t->path, t->lineno[i], t->rows[i][cc->line]);
+}
+
+/*
+ * 1 if (FILE, NAME) is in the exclude table E (columns file, name,
+ * reason); *WHY gets the reason.
+ */
+static int excluded(const struct tsv_table *e, const char *file,
+		    const char *name, const char **why)
+{
+	int cf = tsv_table_col(e, "file"), cn = tsv_table_col(e, "name");
+	int cr = tsv_table_col(e, "reason");
+	size_t i;
+
+	for (i = 0; cf >= 0 && cn >= 0 && cr >= 0 && i < e->nrows; i++) {
+		char **r = e->rows[i];
+
+		if (!strcmp(r[cf], file) && !strcmp(r[cn], name)) {
+			*why = r[cr];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The candidates.tsv side of accepted variable V: its row R, line LINE. */
+static void take_cand(struct var *v, char **r, unsigned long line,
+		      const struct cols *cc, const struct plan_opts *o)
+{
+	struct ev_writer *w;
+	int i;
+
+	if (strcmp(r[cc->class], "ro_after_init"))
+		die(RC_DATA, "%s:%lu: %s in %s is accepted but %s now classes it '%s' (%s); re-run validation",
+		    o->journal, v->jline, v->name, v->file, o->candidates,
+		    r[cc->class], r[cc->reason]);
+	v->reason = r[cc->reason];
+	v->conf = r[cc->conf];
+	check_quotable(o->candidates, line, "reason", v->reason);
+	check_quotable(o->candidates, line, "confidence", v->conf);
+	v->nw = ev_writers_parse_more(r[cc->evidence], &v->w, &v->more);
+	if (v->nw < 0)
+		die(RC_DATA, "%s:%lu: column 'evidence': '%s' is not a list of writers FILE:LINE:FUNC:FORM;...",
+		    o->candidates, line, r[cc->evidence]);
+	for (i = 0; i < v->nw; i++) {
+		w = &v->w[i];
+		if (!is_tree_path(w->file))
+			die(RC_DATA, "%s:%lu: column 'evidence': writer file '%s' is not a path relative to the tree root",
+			    o->candidates, line, w->file);
+		/* quoted in indented bullets only: one line is enough */
+		if (!is_one_line(w->func) || !is_one_line(w->form))
+			die(RC_DATA, "%s:%lu: column 'evidence': a control character in writer %s:%ld",
+			    o->candidates, line, w->file, w->line);
+	}
+}
+
+/* The variable of journal row R, checked. */
+static struct var var_of(const struct jrow *r, const struct plan_opts *o)
+{
+	struct var v = { 0 };
+
+	v.name = r->variable;
+	v.file = r->file;
+	v.line = r->line;
+	v.verdict = verdict_name(r->verdict);
+	v.evidence = ev_one_line(r->evidence, (size_t)-1);
+	v.batch = r->batch;
+	v.config_hash = r->config_hash;
+	v.core_hash = r->core_hash;
+	v.jline = r->lineno;
+	if (r->verdict == V_ACCEPTED) {
+		check_quotable(o->journal, r->lineno, "batch", v.batch);
+		check_quotable(o->journal, r->lineno, "config_hash",
+			       v.config_hash);
+	}
+	return v;
+}
+
+void plan_join(struct plan_in *in, const struct plan_opts *o,
+	       const struct maint *m)
+{
+	struct cols cc;
+	size_t *cidx, i;
+	const char *date = "2000-01-01T00:00:00Z";
+
+	memset(in, 0, sizeof(*in));
+	if (journal_read(o->journal, &in->j))
+		die(RC_DATA, "%s: not a valid journal (see above)", o->journal);
+	load(&in->cands, o->candidates);
+	cand_cols(&in->cands, &cc);
+	if (o->exclude) {
+		load(&in->excl, o->exclude);
+		check_keys(&in->excl, need(&in->excl, "file"),
+			   need(&in->excl, "name"));
+		need(&in->excl, "reason");
+	}
+	/* The newest journal time dates the commits, so reruns agree. */
+	for (i = 0; i < in->j.n; i++)
+		if (strcmp(in->j.v[i].time, date) > 0)
+			date = in->j.v[i].time;
+	in->date = xstrdup(date);
+	in->nrows = in->j.n;
+	in->nvars = journal_final(&in->j, NULL, NULL);
+	cidx = sorted_rows(&in->cands, cc.file, cc.name);
+	in->acc = xmalloc((in->nvars + 1) * sizeof(*in->acc));
+	in->other = xmalloc((in->nvars + 1) * sizeof(*in->other));
+	for (i = 0; i < in->nvars; i++) {
+		struct var v = var_of(&in->j.v[i], o);
+		const char *why;
+		long c;
+
+		if (strcmp(v.verdict, "accepted")) {
+			in->other[in->nother++] = v;
+			continue;
+		}
+		if (excluded(&in->excl, v.file, v.name, &why)) {
+			free(v.evidence);
+			v.evidence = ev_one_line(why, (size_t)-1);
+			v.verdict = "dropped";
+			in->other[in->nother++] = v;
+			continue;
+		}
+		c = find_cand(&in->cands, cidx, &cc, v.file, v.name);
+		if (c < 0)
+			die(RC_DATA, "%s:%lu: %s in %s is accepted but not in %s; cannot say why it is safe",
+			    o->journal, v.jline, v.name, v.file, o->candidates);
+		take_cand(&v, in->cands.rows[c], in->cands.lineno[c], &cc, o);
+		v.sec = maint_area(m, v.file, NULL);
+		if (!v.sec)
+			die(RC_DATA, "%s: no MAINTAINERS section matches %s",
+			    o->maintainers, v.file);
+		v.prefix = subject_prefix(v.file);
+		in->acc[in->nacc++] = v;
+	}
+	free(cidx);
+	qsort(in->acc, in->nacc, sizeof(*in->acc), var_cmp);
+	qsort(in->other, in->nother, sizeof(*in->other), other_cmp);
+}
+
+void plan_in_free(struct plan_in *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nacc; i++) {
+		free(in->acc[i].prefix);
+		free(in->acc[i].evidence);
+		ev_writers_free(in->acc[i].w, in->acc[i].nw);
+	}
+	for (i = 0; i < in->nother; i++)
+		free(in->other[i].evidence);
+	free(in->acc);
+	free(in->other);
+	free(in->date);
+	journal_rows_free(&in->j);
+	tsv_table_free(&in->cands);
+	tsv_table_free(&in->excl);
+}

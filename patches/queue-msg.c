@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * queue-msg: the prose of the commit messages and the cover letters
+ * (Documentation/process/researcher-guidelines.rst): what and why it
+ * helps, why it is safe (every writer with file:line), how it was found,
+ * the base, and how it was tested (the journal's evidence).
+ *
+ * Text from the inputs is quoted either in indented bullets (writers,
+ * journal evidence) or, for the few short fields that sit in a plain
+ * paragraph, only after queue-join.c checked that it cannot start a
+ * trailer; no input text can add a line of its own (sb_wrap() joins
+ * words with spaces, the inputs have no control characters).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue-plan.h"
+
+static void names_list(struct sb *s, struct var **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			sb_add(s, i + 1 == n ? " and " : ", ");
+		sb_add(s, v[i]->name);
+	}
+}
+
+static const char *base_of(const char *file)
+{
+	const char *b = strrchr(file, '/');
+
+	return b ? b + 1 : file;
+}
+
+static char *patch_subject(struct var **v, size_t n)
+{
+	struct sb s;
+
+	sb_init(&s);
+	sb_addf(&s, "%s: Mark ", v[0]->prefix);
+	names_list(&s, v, n);
+	sb_add(&s, " as __ro_after_init");
+	if (s.len > WIDTH) {
+		s.len = 0;
+		sb_addf(&s, "%s: Mark %zu variables in %s as __ro_after_init",
+			v[0]->prefix, n, base_of(v[0]->file));
+	}
+	return s.buf;
+}
+
+/* "a,b,c" as "a, b, c". */
+static void comma_list(struct sb *s, const char *list)
+{
+	for (; *list; list++) {
+		sb_addc(s, *list);
+		if (*list == ',')
+			sb_addc(s, ' ');
+	}
+}
+
+/* One evidence item of the journal ("key=value") in words. */
+static void evidence_item(struct sb *t, const struct ev_item *it)
+{
+	const char *val = it->value, *comma;
+
+	if (!val) {
+		sb_add(t, it->key);
+		return;
+	}
+	comma = strchr(val, ',');
+	if (!strcmp(it->key, "built") && comma) {
+		sb_addf(t, "section check: the symbol is in .data..ro_after_init of %.*s and of %s",
+			(int)(comma - val), val, comma + 1);
+	} else if (!strcmp(it->key, "booted") && !strcmp(val, "warn,default")) {
+		sb_add(t, "booted twice with the exercise suite: with ro_after_init=warn, which reported no violation, then with the protection on (oops on a write)");
+	} else if (!strcmp(it->key, "booted")) {
+		sb_add(t, "booted with the exercise suite in mode ");
+		comma_list(t, val);
+	} else if (!strcmp(it->key, "exercised")) {
+		sb_add(t, "exercises passed: ");
+		comma_list(t, val);
+	} else {
+		sb_addf(t, "%s: ", it->key);
+		comma_list(t, val);
+	}
+}
+
+/* The journal's evidence as bullets, indented: never a line of its own. */
+static void evidence_items(struct sb *s, const char *evidence)
+{
+	struct ev_item *it;
+	int n = ev_items_parse(evidence, &it), i;
+	struct sb t;
+
+	sb_init(&t);
+	for (i = 0; i < n; i++) {
+		t.len = 0;
+		evidence_item(&t, &it[i]);
+		sb_wrap(s, t.buf, "  - ", "    ", WIDTH);
+	}
+	sb_free(&t);
+	ev_items_free(it, n);
+}
+
+static int same_validation(const struct var *a, const struct var *b)
+{
+	return !strcmp(a->evidence, b->evidence) &&
+		!strcmp(a->batch, b->batch) &&
+		!strcmp(a->config_hash, b->config_hash);
+}
+
+/* The evidence of the journal rows: "key=value; key=value; ..." items. */
+static void how_tested(struct sb *s, const struct plan_opts *o,
+		       struct var **v, size_t n)
+{
+	struct sb t;
+	size_t i, k;
+
+	sb_init(&t);
+	sb_addf(&t, "How it was tested: built in ro-campaign's %s profile (x86_64, config_hash=%s) in validation batch %s, together with the other conversions of that batch, and booted under QEMU (TCG, 2 CPUs, started with maxcpus=1 so that onlining CPU1 after boot is exercised). A boot counted only if the lkdtm WRITE_RO_AFTER_INIT control write was caught in that same boot. The validation journal recorded:",
+		o->profile, v[0]->config_hash, v[0]->batch);
+	sb_wrap(s, t.buf, "", "", WIDTH);
+	sb_addc(s, '\n');
+	evidence_items(s, v[0]->evidence);
+	for (i = 1; i < n; i++) {
+		for (k = 0; k < i && !same_validation(v[k], v[i]); k++)
+			;
+		if (k < i)
+			continue;
+		t.len = 0;
+		sb_addf(&t, "For %s, in batch %s (config_hash=%s):",
+			v[i]->name, v[i]->batch, v[i]->config_hash);
+		sb_addc(s, '\n');
+		sb_wrap(s, t.buf, "", "", WIDTH);
+		evidence_items(s, v[i]->evidence);
+	}
+	sb_free(&t);
+}
+
+/* Why it is safe: every writer of each variable, as bullets. */
+static void why_safe(struct sb *s, const struct plan_opts *o, struct var **v,
+		     size_t n)
+{
+	const char *indent = n > 1 ? "    " : "  ";
+	struct sb t;
+	size_t i;
+	int k;
+
+	sb_init(&t);
+	if (n > 1)
+		sb_add(&t, "Why this is safe: in the whole tree, every write to each of them is made by init-only code:");
+	else
+		sb_addf(&t, "Why this is safe: in the whole tree, every write to %s (%s:%ld) is made by init-only code:",
+			v[0]->name, v[0]->file, v[0]->line);
+	sb_addc(s, '\n');
+	sb_wrap(s, t.buf, "", "", WIDTH);
+	for (i = 0; i < n; i++) {
+		sb_addc(s, '\n');
+		if (n > 1)
+			sb_addf(s, "  %s (%s:%ld):\n", v[i]->name, v[i]->file,
+				v[i]->line);
+		for (k = 0; k < v[i]->nw; k++)
+			describe_writer(s, o->tree, &v[i]->w[k], indent);
+		if (v[i]->more)
+			describe_more(s, v[i]->more, indent);
+	}
+	describe_done();
+	sb_free(&t);
+}
+
+void commit_msg(struct sb *s, const struct plan_opts *o, struct var **v,
+		size_t n)
+{
+	char *subj = patch_subject(v, n);
+	struct sb t;
+	size_t i;
+
+	sb_init(&t);
+	sb_addf(s, "%s\n\n", subj);
+	names_list(&t, v, n);
+	sb_addf(&t, " %s written only while the kernel initializes and only read after that. Mark %s __ro_after_init, so that %s placed in .data..ro_after_init, which mark_rodata_ro() makes read-only once init is done: a stray or malicious write after boot then faults instead of silently changing %s.",
+		n > 1 ? "are" : "is", n > 1 ? "them" : "it",
+		n > 1 ? "they are" : "it is", n > 1 ? "them" : "it");
+	sb_wrap(s, t.buf, "", "", WIDTH);
+	why_safe(s, o, v, n);
+	sb_addc(s, '\n');
+	sb_wrap(s, "A function is init-only if it is __init, or if it is static, its address is never taken and all its callers are init-only (a fixpoint over the call graph of the whole tree). Writes are assignments, compound assignments, increments, stores to members and elements, memcpy()-like calls and inline asm outputs; taking the address counts as a write unless the use is provably read-only, and a module parameter or sysctl entry with a write bit disqualifies a variable.",
+		"", "", WIDTH);
+	sb_addc(s, '\n');
+	t.len = 0;
+	sb_add(&t, "How it was found: the ro-campaign finder (Coccinelle rules that print definition, write, call and parameter facts, and a C aggregator that reasons over the whole tree), rule ro_after_init: at least one write, and every write in init-only code. Its verdict:");
+	for (i = 0; i < n; i++)
+		sb_addf(&t, "%s%s%s\"%s\" (confidence %s)%s", i ? " " : " ",
+			n > 1 ? v[i]->name : "", n > 1 ? ": " : "",
+			v[i]->reason, v[i]->conf, i + 1 < n ? ";" : ".");
+	sb_wrap(s, t.buf, "", "", WIDTH);
+	sb_addc(s, '\n');
+	sb_wrap(s, o->base, "", "", WIDTH);
+	sb_addc(s, '\n');
+	how_tested(s, o, v, n);
+	sb_addf(s, "\nSigned-off-by: %s\n", o->signoff);
+	sb_free(&t);
+	free(subj);
+}
+
+void cover_blurb(struct sb *s, const struct plan_opts *o, const char *area,
+		 size_t n, size_t np, const char *rows, size_t wvar,
+		 size_t wloc)
+{
+	char *t = xasprintf("This series marks %zu variable%s of %s (MAINTAINERS) as __ro_after_init, in %zu patch%s, one per file. Each of them is written only by init-only code and read after that; each patch lists every writer with its file and line and says how it was shown to be init-only.",
+			    n, n > 1 ? "s" : "", area, np, np > 1 ? "es" : "");
+
+	sb_wrap(s, t, "", "", WIDTH);
+	free(t);
+	sb_addc(s, '\n');
+	sb_wrap(s, "Validation levels: built = the symbol sits in .data..ro_after_init of the object and of vmlinux; booted = the kernel booted with the protection on and the lkdtm control write was caught; exercised = in addition suspend/resume, CPU hotplug, module and sysfs/sysctl write-back exercises passed, with ro_after_init=warn reporting no violation and again with the protection on.",
+		"", "", WIDTH);
+	sb_addc(s, '\n');
+	sb_addf(s, "  %2s  %-*s  %-*s  %s\n", "#", (int)wvar, "variable",
+		(int)wloc, "file:line", "level");
+	sb_add(s, rows);
+	sb_addc(s, '\n');
+	sb_wrap(s, "Found by the ro-campaign finder (Coccinelle facts and a whole-tree C aggregator) and validated by booting batches of conversions under QEMU; see the patches for the details.",
+		"", "", WIDTH);
+	sb_addc(s, '\n');
+	sb_wrap(s, o->base, "", "", WIDTH);
+}
