@@ -49,8 +49,9 @@ fi
 
 check "queue --help exits 0" "$bin" --help
 "$bin" plan --journal "$journal" >"$t/out" 2>&1
-[ $? -eq 2 ] && ok "queue plan with missing options exits 2" ||
-	not_ok "queue plan with missing options exits 2" "exit $?"
+rc=$?
+[ $rc -eq 64 ] && ok "queue plan with missing options exits 64" ||
+	not_ok "queue plan with missing options exits 64" "exit $rc"
 
 # ---- grouping: our area is the first section get_maintainer.pl ranks ----
 paths="arch/x86/kernel/cpu/common.c arch/x86/kernel/tsc.c mm/vmalloc.c
@@ -94,20 +95,20 @@ sed '1s/\tverdict\t/\tresult\t/' "$journal" >"$t/nocol.tsv"
 "$bin" plan --journal "$t/nocol.tsv" --candidates "$cands" --tree "$TREE" \
 	--out "$t/bad" --signoff "T <t@example.org>" >"$t/out" 2>&1
 rc=$?
-[ $rc -eq 1 ] && grep -q "no column 'verdict'" "$t/out" &&
+[ $rc -eq 65 ] && grep -q "nocol.tsv:1: bad header" "$t/out" &&
 	ok "a journal without a verdict column is refused, naming it" ||
 	not_ok "a journal without a verdict column is refused, naming it" "exit $rc: $(cat "$t/out")"
 grep -v 'pku_disabled' "$cands" >"$t/nocand.tsv"
 "$bin" plan --journal "$journal" --candidates "$t/nocand.tsv" --tree "$TREE" \
 	--out "$t/bad" --signoff "T <t@example.org>" >"$t/out" 2>&1
 rc=$?
-[ $rc -eq 1 ] && grep -q "pku_disabled.*accepted but not in" "$t/out" &&
+[ $rc -eq 65 ] && grep -q "pku_disabled.*accepted but not in" "$t/out" &&
 	ok "an accepted row missing from candidates.tsv is refused" ||
 	not_ok "an accepted row missing from candidates.tsv is refused" "exit $rc: $(cat "$t/out")"
 "$bin" plan --journal "$journal" --candidates "$cands" --tree "$TREE" \
 	--out "$t/bad" >"$t/out" 2>&1
 rc=$?
-[ $rc -eq 2 ] && grep -q "user.name" "$t/out" &&
+[ $rc -eq 64 ] && grep -q "user.name" "$t/out" &&
 	ok "no Signed-off-by identity is a clear error" ||
 	not_ok "no Signed-off-by identity is a clear error" "exit $rc"
 
@@ -158,7 +159,7 @@ GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 sh "$root/patches/queue.sh" \
 rc=$?
 if [ -n "$(git -C "$TREE" config --local user.name)" ]; then
 	ok "unset git identity is an error # SKIP the tree's own config sets user.name"
-elif [ $rc -eq 1 ] && grep -q "user.name and user.email must be set" "$t/out" &&
+elif [ $rc -eq 70 ] && grep -q "user.name and user.email must be set" "$t/out" &&
      [ ! -e "$t/noid" ]; then
 	ok "make queue without git user.name/user.email fails, saying so"
 else
@@ -167,6 +168,7 @@ fi
 
 # ---- the queue --------------------------------------------------------------
 q=$t/queue
+rm -rf "$q"
 sh "$root/patches/queue.sh" "$journal" "$cands" "$TREE" "$WORK" "$q" \
 	>"$t/run1.log" 2>&1
 rc=$?

@@ -1,0 +1,240 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Fault tests of the queue (issue 15): seconds, no kernel, no real tree.
+#
+# #1  queue.sh ran "rm -rf" on QUEUE_DIR whenever it held a README, so
+#     QUEUE_DIR=$TREE deleted a kernel tree.  Now only a directory with
+#     the queue's marker .ro-campaign-queue (or an empty or new one) is
+#     emptied; anything else is refused with exit 65, nothing deleted.
+# #4  queue plan passed "..", absolute paths and bad names through.
+# #8  an unknown verdict was listed as "not queued" (exit 0); a NUL byte
+#     was an error without a line.  Now both are exit 65 naming FILE:LINE.
+# #10 --signoff with a newline added a trailer of its own, and a CR or a
+#     trailer-like word in the inputs reached the commit message.
+#
+# QUEUE_BIN= and QUEUE_SH= run the tests on other (old) programs:
+#   QUEUE_BIN=/work/old/patches/queue QUEUE_SH=/work/old/patches/queue.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${QUEUE_BIN:-$root/patches/queue}
+qsh=${QUEUE_SH:-$root/patches/queue.sh}
+T=$(mktemp -d "${TMPDIR:-/tmp}/queue-faults.XXXXXX")
+trap 'rm -rf "$T"' EXIT INT TERM
+. "$root/qemu-boot/tests/tap.sh"
+
+if [ -z "${QUEUE_BIN-}" ] && ! make -s -C "$root" patches/queue >"$T/out" 2>&1; then
+	not_ok "build patches/queue" "$(tail -n 3 "$T/out" | tr '\n' ' ')"
+	finish
+fi
+
+# A tiny tree: MAINTAINERS with one area, one source with an __init writer.
+tree=$T/tree
+mkdir -p "$tree/kernel"
+printf 'Maintainers List\n----------------\n\nTEST AREA\nM:\tT <t@example.org>\nF:\tkernel/\n' \
+	>"$tree/MAINTAINERS"
+printf 'int x;\n\nstatic int __init set_x(char *s)\n{\n\tx = 1;\n\treturn 0;\n}\n' \
+	>"$tree/kernel/a.c"
+jhead='time	variable	file	line	batch	verdict	evidence	config_hash	core_hash'
+chead='file	line	name	storage	class	confidence	reason	evidence'
+ev='built=kernel/a.o,vmlinux; booted=warn,default; exercised=boot'
+# jrow VARIABLE FILE VERDICT EVIDENCE [BATCH]
+jrow() {
+	printf '2025-01-10T09:00:00Z\t%s\t%s\t1\t%s\t%s\t%s\t0123456789ab\tba9876543210\n' \
+		"$1" "$2" "${5:-1}" "$3" "$4"
+}
+# crow NAME FILE REASON WRITERS
+crow() {
+	printf '%s\t1\t%s\tglobal\tro_after_init\thigh\t%s\t%s\n' "$2" "$1" "$3" "$4"
+}
+good_c() {
+	echo "$chead"
+	crow x kernel/a.c "1 init-only writes, 0 escapes in init-only code" \
+		kernel/a.c:5:set_x:assign
+}
+good_j() {
+	echo "$jhead"
+	jrow x kernel/a.c accepted "$ev"
+}
+# plan NAME [OPTIONS...]: queue plan on $T/NAME.j and $T/NAME.c into
+# $T/NAME.q; exit status in $rc, messages in $T/NAME.err.
+plan() {
+	_n=$1
+	shift
+	"$bin" plan --journal "$T/$_n.j" --candidates "$T/$_n.c" \
+		--tree "$tree" --out "$T/$_n.q" --signoff "T U <t@example.org>" \
+		"$@" >"$T/$_n.out" 2>"$T/$_n.err"
+	rc=$?
+}
+# expect_refused NAME CODE TEXT DESC: exit CODE, TEXT in the message, and
+# nothing written below $T/NAME.q.
+expect_refused() {
+	if [ "$rc" -eq "$2" ] && grep -qF -- "$3" "$T/$1.err" && [ ! -e "$T/$1.q" ]; then
+		ok "$4"
+	else
+		not_ok "$4" "exit $rc: $(head -c 300 "$T/$1.err" | tr '\n' ' ')"
+	fi
+}
+
+good_j >"$T/good.j"
+good_c >"$T/good.c"
+plan good
+[ "$rc" -eq 0 ] && grep -q 'set_x() is __init$' "$T/good.q/.plan"/01-*/0001.msg &&
+	ok "the tiny tree gives a plan (exit 0)" ||
+	not_ok "the tiny tree gives a plan (exit 0)" "exit $rc: $(head -c 300 "$T/good.err")"
+
+# ---- #4: paths and names are checked before anything is written ----------
+{ echo "$jhead"; jrow x ../kernel/a.c rejected "violation: written by y"; } >"$T/dotdot.j"
+good_c >"$T/dotdot.c"
+plan dotdot
+expect_refused dotdot 65 "dotdot.j:2: column 'file'" \
+	"#4 a journal file with '..' is refused, naming FILE:LINE (exit 65)"
+{ echo "$jhead"; jrow x /etc/passwd rejected "violation: written by y"; } >"$T/abs.j"
+good_c >"$T/abs.c"
+plan abs
+expect_refused abs 65 "abs.j:2: column 'file'" \
+	"#4 an absolute journal path is refused (exit 65)"
+{ echo "$jhead"; jrow 'x;id' kernel/a.c rejected "violation: written by y"; } >"$T/name.j"
+good_c >"$T/name.c"
+plan name
+expect_refused name 65 "name.j:2: column 'variable'" \
+	"#4 a journal name that is not an identifier is refused (exit 65)"
+good_j >"$T/cfile.j"
+{ good_c; crow y ../../etc/b.c "1 init-only writes" kernel/a.c:5:set_x:assign; } >"$T/cfile.c"
+plan cfile
+expect_refused cfile 65 "cfile.c:3: column 'file'" \
+	"#4 a candidates path with '..' is refused, even on a row not queued"
+good_j >"$T/wfile.j"
+{ echo "$chead"; crow x kernel/a.c "1 init-only writes" ../../../etc/passwd:1:root:assign; } >"$T/wfile.c"
+plan wfile
+expect_refused wfile 65 "wfile.c:2: column 'evidence'" \
+	"#4 a writer outside the tree is refused, not read (exit 65)"
+
+# ---- #8: unknown verdicts and NUL bytes ---------------------------------------
+{ good_j; jrow y kernel/a.c maybe "build: ?"; } >"$T/verdict.j"
+good_c >"$T/verdict.c"
+plan verdict
+expect_refused verdict 65 "verdict.j:3: column 'verdict': unknown value 'maybe'" \
+	"#8 an unknown verdict is an error naming FILE:LINE (exit 65)"
+{ good_j; printf '2025-01-10T09:00:00Z\ty\tkernel/a.c\t1\t1\trejected\tbad\0byte\t0123456789ab\tba9876543210\n'; } >"$T/nul.j"
+good_c >"$T/nul.c"
+plan nul
+expect_refused nul 65 "nul.j:3: NUL byte" \
+	"#8 a NUL byte in the journal is an error naming FILE:LINE (exit 65)"
+
+# ---- #10: no trailer or line from the inputs in a commit message -------------
+good_j >"$T/sob.j"
+good_c >"$T/sob.c"
+"$bin" plan --journal "$T/sob.j" --candidates "$T/sob.c" --tree "$tree" \
+	--out "$T/sob.q" --signoff "$(printf 'T U <t@example.org>\nReviewed-by: Evil <evil@example.org>')" \
+	>"$T/sob.out" 2>"$T/sob.err"
+rc=$?
+expect_refused sob 64 "is not one line 'NAME <EMAIL>'" \
+	"#10 a --signoff with a newline is refused (exit 64)"
+"$bin" plan --journal "$T/sob.j" --candidates "$T/sob.c" --tree "$tree" \
+	--out "$T/sob2.q" --signoff "T U <t@example.org>, Evil <evil@example.org>" \
+	>"$T/sob2.out" 2>"$T/sob2.err"
+rc=$?
+expect_refused sob2 64 "is not one line 'NAME <EMAIL>'" \
+	"#10 a --signoff with two addresses is refused (exit 64)"
+{ echo "$jhead"; jrow x kernel/a.c accepted "$(printf '%s\rReviewed-by: Evil <evil@example.org>' "$ev")"; } >"$T/cr.j"
+good_c >"$T/cr.c"
+plan cr
+expect_refused cr 65 "cr.j:2: CR" \
+	"#10 a CR in journal evidence (a line break to some mailers) is refused"
+{ echo "$jhead"; jrow x kernel/a.c accepted "$(printf '%s\033[2J\013; note=a\014b' "$ev")"; } >"$T/ctl.j"
+good_c >"$T/ctl.c"
+plan ctl
+if [ "$rc" -eq 0 ] && ! LC_ALL=C grep -q "$(printf '[\033\013\014]')" "$T/ctl.q/.plan"/01-*/0001.msg &&
+   grep -q '^  - exercises passed: boot\[2J$' "$T/ctl.q/.plan"/01-*/0001.msg; then
+	ok "#10 control characters in journal evidence are stripped from the commit message"
+else
+	not_ok "#10 control characters in journal evidence are stripped from the commit message" \
+		"exit $rc: $(LC_ALL=C grep -c "$(printf '[\033\013\014]')" "$T/ctl.q/.plan"/01-*/0001.msg 2>/dev/null) lines with control characters"
+fi
+long=$(printf '%070d' 0 | tr 0 A)
+good_j >"$T/reason.j"
+{ echo "$chead"; crow x kernel/a.c "$long Reviewed-by: Evil <evil@example.org>" kernel/a.c:5:set_x:assign; } >"$T/reason.c"
+plan reason
+expect_refused reason 65 "reason.c:2: column 'reason'" \
+	"#10 a finder reason that a wrapped line would start with 'Reviewed-by:' is refused"
+{ echo "$jhead"; jrow x kernel/a.c accepted "$ev" "$long Cc: evil@example.org"; } >"$T/batch.j"
+good_c >"$T/batch.c"
+plan batch
+expect_refused batch 65 "batch.j:2: column 'batch'" \
+	"#10 a batch name with a trailer-like word is refused"
+# Evidence is quoted in indented bullets: no line of its own can start
+# with a trailer, whatever it says.
+{ echo "$jhead"; jrow x kernel/a.c accepted "$ev; $long Signed-off-by: Evil <evil@example.org>"; } >"$T/item.j"
+good_c >"$T/item.c"
+plan item
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^Signed-off-by:' "$T/item.q/.plan"/01-*/0001.msg)" -eq 1 ] &&
+   grep -q '^    Signed-off-by: Evil' "$T/item.q/.plan"/01-*/0001.msg; then
+	ok "#10 a trailer in journal evidence stays inside an indented bullet"
+else
+	not_ok "#10 a trailer in journal evidence stays inside an indented bullet" "exit $rc"
+fi
+
+# ---- #1: queue.sh never empties a directory it did not make -------------------
+# A git tree with the tags and identity queue.sh wants (no kernel needed:
+# every refusal comes before the tree is used).
+git init -q "$tree" && git -C "$tree" add -A &&
+	git -C "$tree" -c user.name=T -c user.email=t@example.org commit -q -m t &&
+	git -C "$tree" tag pristine && git -C "$tree" tag core &&
+	git -C "$tree" config user.name T && git -C "$tree" config user.email t@example.org
+# qrun DIR: queue.sh into DIR, exit status in $rc; nothing is accepted,
+# so no spatch and no kernel scripts are needed.
+{ echo "$jhead"; jrow x kernel/a.c rejected "violation: written by y"; } >"$T/none.j"
+qrun() {
+	sh "$qsh" "$T/none.j" "$T/good.c" "$tree" "$T/work" "$1" \
+		>"$T/q.out" 2>"$T/q.err"
+	rc=$?
+}
+mkdir -p "$T/precious"
+echo "Linux kernel" >"$T/precious/README"
+echo "uncommitted work" >"$T/precious/work.c"
+qrun "$T/precious"
+if [ "$rc" -eq 65 ] && [ -f "$T/precious/work.c" ] && [ -f "$T/precious/README" ] &&
+   grep -qF "$T/precious is not empty and has no .ro-campaign-queue" "$T/q.err"; then
+	ok "#1 a directory with a README and no marker is refused (exit 65), nothing deleted"
+else
+	not_ok "#1 a directory with a README and no marker is refused (exit 65), nothing deleted" \
+		"exit $rc, work.c $([ -f "$T/precious/work.c" ] && echo kept || echo DELETED)"
+fi
+mkdir -p "$T/oldq/.plan" "$T/oldq/01-area"
+echo "ro-campaign patch queue" >"$T/oldq/README"
+: >"$T/oldq/series"
+qrun "$T/oldq"
+[ "$rc" -eq 65 ] && [ -f "$T/oldq/README" ] && grep -q 'delete it by hand' "$T/q.err" &&
+	ok "#1 a queue made before the marker is refused with a hint to delete it by hand" ||
+	not_ok "#1 a queue made before the marker is refused with a hint to delete it by hand" "exit $rc"
+echo data >"$T/afile"
+qrun "$T/afile"
+[ "$rc" -eq 65 ] && [ "$(cat "$T/afile")" = data ] &&
+	ok "#1 a QUEUE_DIR that is a file is refused, left as it was" ||
+	not_ok "#1 a QUEUE_DIR that is a file is refused, left as it was" "exit $rc"
+qrun "$T/newq"
+[ -f "$T/newq/.ro-campaign-queue" ] &&
+	ok "#1 queue.sh writes the marker into the queue directory it makes" ||
+	not_ok "#1 queue.sh writes the marker into the queue directory it makes" "exit $rc: $(tail -n 1 "$T/q.err")"
+echo stale >"$T/newq/stale"
+qrun "$T/newq"
+[ ! -e "$T/newq/stale" ] && [ -f "$T/newq/.ro-campaign-queue" ] &&
+	ok "#1 a directory with the marker is emptied and made again" ||
+	not_ok "#1 a directory with the marker is emptied and made again" "exit $rc"
+mkdir -p "$T/empty"
+qrun "$T/empty"
+[ -f "$T/empty/.ro-campaign-queue" ] &&
+	ok "#1 an empty directory becomes a queue" ||
+	not_ok "#1 an empty directory becomes a queue" "exit $rc"
+
+# ---- exit codes -----------------------------------------------------------------
+"$bin" plan --journal "$T/good.j" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 64 ] && ok "queue plan with missing options exits 64" ||
+	not_ok "queue plan with missing options exits 64" "exit $rc"
+sh "$qsh" a b >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 64 ] && ok "queue.sh with wrong arguments exits 64" ||
+	not_ok "queue.sh with wrong arguments exits 64" "exit $rc"
+finish
