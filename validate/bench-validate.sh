@@ -9,16 +9,19 @@
 # 1. One naive cycle in the work tree WORK/vtree: touch init/main.c,
 #    build-kernel.sh fast, boot with the whole exercise suite.
 # 2. validate/validate on CANDIDATES (default WORK/candidates/candidates.tsv;
-#    at most BENCH_MAX=400 undecided conversions, BATCH=128 per batch) into
-#    a fresh journal, timing builds, boots and bisection.
+#    at most BENCH_MAX=400 undecided conversions, BATCH per batch, by
+#    default lib/defaults.h's) into a fresh journal, timing builds, boots
+#    and bisection.
+# The work tree must hold no uncommitted change but validate's own.
 # Appends "bench metric value unit date" rows to WORK/bench/results.tsv.
-# Exit: 0 measured, 1 a step failed, 2 usage.
+# Exit: 0 measured, 1 a step failed, 64 usage, 65 a work tree with
+# changes that validate did not make.
 
 set -u
 
 [ $# -ge 2 ] && [ $# -le 3 ] || {
 	echo "usage: bench-validate.sh TREE WORK [CANDIDATES]" >&2
-	exit 2
+	exit 64
 }
 tree=$1
 work=$2
@@ -27,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 vtree=${VTREE:-$work/vtree}
 max=${BENCH_MAX:-400}
-batch=${BATCH:-128}
+batch=${BATCH:-}
 out=$work/bench
 res=$out/results.tsv
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
@@ -50,8 +53,18 @@ if [ ! -d "$vtree" ]; then
 fi
 
 # --- 1. the naive cycle ------------------------------------------------------
+# Only validate's own leftovers (validate/tree.c's marker) may be reset.
+gitdir=$(git -C "$vtree" rev-parse --absolute-git-dir) ||
+	die "$vtree is not a git work tree"
+if [ -n "$(git -C "$vtree" status --porcelain)" ] &&
+   [ ! -f "$gitdir/ro-campaign-validate.applied" ]; then
+	git -C "$vtree" status --short >&2
+	echo "bench-validate: error: $vtree has uncommitted changes that validate did not make: commit or stash them" >&2
+	exit 65
+fi
 git -C "$vtree" checkout -q -- . && git -C "$vtree" clean -fdq &&
 	git -C "$vtree" checkout -q --detach core || die "cannot reset $vtree"
+rm -f "$gitdir/ro-campaign-validate.applied"
 sh "$top/qemu-boot/build-kernel.sh" fast "$vtree" "$work" > "$out/naive.build" 2>&1 ||
 	die "warm-up build failed, see $out/naive.build"
 bdir=$(tail -n 1 "$out/naive.build")
@@ -87,7 +100,7 @@ rm -rf "$vs"
 mkdir -p "$vs"
 t0=$(date +%s.%N)
 "$top/validate/validate" --candidates "$cands" --tree "$vtree" --work "$work" \
-	--tools "$top" --profile fast --batch "$batch" --max "$max" \
+	--tools "$top" --profile fast ${batch:+--batch "$batch"} --max "$max" \
 	--journal "$vs/journal.tsv" 2> "$out/validate.err"
 rc=$?
 t1=$(date +%s.%N)
@@ -100,6 +113,8 @@ rej=$(count rejected)
 nb=$(count not-built)
 decided=$((acc + rej + nb))
 [ "$decided" -gt 0 ] || die "validate decided nothing"
+[ -n "$batch" ] ||
+	batch=$(sed -n 's/^#define DEFAULT_BATCH[[:space:]]*\([0-9]*\).*/\1/p' "$top/lib/defaults.h")
 emit batch_size "$batch" conv
 emit decided "$decided" conv
 emit accepted "$acc" conv

@@ -1,26 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * validate - batch boot-validation of __ro_after_init conversions.
- * Shared types and the interfaces between the files of the program.
+ * Shared types and the interfaces between the files of the program:
+ *
+ *   main.c      the command line and the order of the steps
+ *   cand.c      candidates.tsv, checked against the tree
+ *   record.c    journal rows: resume and record verdicts
+ *   git.c       git, locks, the reset of the work tree
+ *   tree.c      what validate changed in the tree; refuse other changes
+ *   build.c     annotate, build, bisect build failures
+ *   section.c   the section check of a built conversion
+ *   boot.c      boot a built kernel
+ *   bootparse.c what a boot's result.tsv, violations.tsv, console say
+ *   strategy.c  one batch: its phases, rejections and progress
+ *   baseline.c  the bare kernel's cache and the config and core hashes
+ *   plan.c      batches and group testing
+ *   run.c       the tools as child processes, signals
+ *   elfcheck.c  ELF symbol tables
+ *   util.c      paths and small helpers of this program
  */
 #ifndef VALIDATE_H
 #define VALIDATE_H
 
 #include <stddef.h>
 
-#define EXIT_DONE	0	/* every candidate decided */
-#define EXIT_DATA	65	/* bad input: candidates or journal malformed */
-#define EXIT_USAGE	64
-#define EXIT_HOST	70	/* a tool, the tree or the baseline failed */
-#define EXIT_INTR	130	/* interrupted; rerun to resume */
-
-enum verdict {
-	V_UNDECIDED,
-	V_ACCEPTED,
-	V_REJECTED,
-	V_NOTBUILT,
-	V_SKIPPED,	/* beyond --max: left for a later run */
-};
+#include "base.h"
+#include "journal.h"
 
 struct cand {
 	char *file;		/* relative to the tree root */
@@ -28,6 +33,7 @@ struct cand {
 	char *name;
 	enum verdict verdict;
 	char *evidence;		/* set with the verdict */
+	unsigned long lineno;	/* in the candidates TSV */
 };
 
 struct cands {
@@ -35,38 +41,116 @@ struct cands {
 	int n;
 };
 
-/* util.c */
-extern const char *prog_name;
-void *xmalloc(size_t n);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xasprintf(const char *fmt, ...);
-void die(int code, const char *fmt, ...);
-void warnx(const char *fmt, ...);
-char *read_file(const char *path, size_t *len);
-char *one_line(const char *s, size_t max);
-unsigned long long fnv1a(unsigned long long h, const void *p, size_t n);
-double now(void);
-int split_tabs(char *line, char **f, int max);
-char *next_line(char *line);
-int tsv_col(char **f, int n, const char *name);
+enum mode { M_WARN, M_DEFAULT };
+extern const char *const mode_name[];
 
-/* cand.c */
-int cands_load(const char *path, struct cands *c);
-
-/* journal.c */
-struct journal {
-	int fd;
-	const char *path;
-	const char *config_hash;
-	const char *core_hash;
+struct boot_out {
+	int rc;			/* the boot tool's exit status */
+	int ok;			/* passed, relative to the baseline */
+	char *reason;		/* why not, one line */
+	char *exercised;	/* exercises that passed, comma list */
+	int *hit;		/* attributed candidates ... */
+	char **why;		/* ... and their writers */
+	int nhit;
 };
 
-int journal_open(struct journal *j, const char *path, const char *config_hash,
-		 const char *core_hash, struct cands *c);
-void journal_record(struct journal *j, struct cand *cd, const char *batch,
-		    enum verdict v, const char *evidence);
-const char *verdict_name(enum verdict v);
+struct ctx {
+	const char *tools, *tree, *work, *profile, *state, *log;
+	const char *extra_patch, *exercises, *accel;
+	char *commit, *build_dir, *config_hash, *core_hash, *batch;
+	char *marker;		/* tree.c: what validate changed in the tree */
+	int force;		/* --force: the first reset may discard changes */
+	int timeout, timeout_set, retest;
+	enum mode first_mode;	/* M_DEFAULT when the kernel has no warn mode */
+	struct cands *c;
+	struct journal j;
+	char **msg;		/* per candidate: why it failed alone */
+	char *not_found;	/* per candidate: annotate.sh found no definition */
+	unsigned long long built_sig;
+	int built_valid;
+	/* the baseline: violations and failing exercises of the bare kernel */
+	char **base_viol, **base_fail[2];
+	int nbase_viol, nbase_fail[2];
+	/* the objects of the baseline build, sorted: what the profile compiles */
+	char **objs;
+	int nobjs;
+	/* figures */
+	int builds, boots, nboot;
+	double t_build, t_boot, t_bisect, t_start;
+	double base_boot_s;	/* the slower of the bare kernel's two boots */
+	int counts[V_SKIPPED + 1];
+};
+
+/* util.c */
+void check_intr(void);
+char *abs_path(const char *p);
+char *spath(struct ctx *x, const char *name);
+char *last_line(const char *path);
+int cmp_str(const void *a, const void *b);
+
+/* cand.c */
+void cands_load(const char *path, struct cands *c);
+void cands_check_tree(const char *path, const struct cands *c,
+		      const char *tree);
+
+/* record.c */
+int resume(struct ctx *x, const char *journal_path);
+void record(struct ctx *x, struct cand *cd, const char *batch, enum verdict v,
+	    const char *evidence);
+
+/* git.c */
+int git(struct ctx *x, const char *out, const char *a1, const char *a2,
+	const char *a3, const char *a4);
+int lock_file(const char *path);
+void resolve_commit(struct ctx *x);
+int head_is_commit(struct ctx *x);
+void reset_tree(struct ctx *x);
+
+/* tree.c */
+void tree_init(struct ctx *x);
+int tree_guard(struct ctx *x, int force);
+void tree_clean(struct ctx *x);
+int tree_apply(struct ctx *x, const char *patch);
+
+/* build.c */
+unsigned long long set_sig(const int *set, int n);
+int prepare(struct ctx *x, const int *set, int n);
+void build_phase(struct ctx *x, int *set, int *n);
+
+/* section.c */
+int section_check(struct ctx *x, int i, char **ev);
+
+/* boot.c */
+extern const char *const boot_verdict[];
+void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
+		 struct boot_out *o, int baseline);
+void boot_free(struct boot_out *o);
+int boot_test(void *ctx, const int *set, int n);
+struct boot_test_ctx {
+	struct ctx *x;
+	enum mode m;
+};
+
+/* bootparse.c */
+void parse_violations(struct ctx *x, const char *dir, const int *set, int n,
+		      struct boot_out *o, char ***names, int *nnames);
+void parse_oopses(struct ctx *x, const char *dir, const int *set, int n,
+		  struct boot_out *o);
+void parse_results(struct ctx *x, const char *dir, enum mode m,
+		   struct boot_out *o, char ***fails, int *nfails);
+
+/* strategy.c */
+int in_set(const int *set, int n, int cand);
+void reject(struct ctx *x, int *set, int *n, int cand, const char *why);
+void count_verdicts(struct ctx *x);
+void progress(struct ctx *x, int k, int K, int done, int todo);
+void do_batch(struct ctx *x, const int *members, int n);
+
+/* baseline.c */
+void setup_hashes(struct ctx *x);
+void load_baseline(struct ctx *x);
+void set_boot_timeout(struct ctx *x);
+void decide_unbuilt(struct ctx *x);
 
 /* elfcheck.c */
 enum sec_result {

@@ -3,8 +3,9 @@
 # conversion of a candidates TSV: journal.tsv.
 
 PROGRAMS += validate/validate
-VAL_SRCS := $(addprefix validate/,main.c util.c cand.c journal.c elfcheck.c \
-	run.c plan.c)
+VAL_SRCS := $(addprefix validate/,main.c util.c cand.c record.c git.c tree.c \
+	build.c section.c boot.c bootparse.c strategy.c baseline.c plan.c run.c \
+	elfcheck.c)
 VAL_HDRS := $(wildcard validate/*.h)
 
 validate/validate: $(VAL_SRCS) $(VAL_HDRS) $(LIB)
@@ -13,9 +14,9 @@ validate/validate: $(VAL_SRCS) $(VAL_HDRS) $(LIB)
 # test-elfcheck.sh's window into elf_symbolize()
 CLEAN_FILES += validate/tests/symbolize
 validate/tests/symbolize: validate/tests/symbolize.c validate/elfcheck.c \
-		validate/util.c $(VAL_HDRS) $(LIB)
+		$(VAL_HDRS) $(LIB)
 	$(CC) $(CFLAGS) -o $@ validate/tests/symbolize.c validate/elfcheck.c \
-		validate/util.c $(LIB)
+		$(LIB)
 
 # make validate CANDIDATES=FILE [PROFILE=fast|wide] [BATCH=N]: batch
 # validation in a private work tree of TREE (VTREE, created at tag core).

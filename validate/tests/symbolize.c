@@ -4,7 +4,7 @@
  * with validate's elf_symbolize(), for test-elfcheck.sh.
  *
  * Usage: symbolize FILE ADDR   (ADDR in hex)
- * Exit: 0 found, 1 no symbol holds ADDR, 2 usage.
+ * Exit: 0 found, 1 no symbol holds ADDR, 64 usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: symbolize FILE ADDR\n");
-		return 2;
+		return RC_USAGE;
 	}
 	if (elf_symbolize(argv[1], strtoull(argv[2], NULL, 16), name,
 			  sizeof(name)))

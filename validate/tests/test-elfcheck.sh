@@ -34,7 +34,7 @@ check "the next object" at 0x40 after
 check "a zero-size object alone at its address: itself" at 0x48 lonely
 check "past every object: no symbol, exit 1" at 0x49 -
 "$here/tests/symbolize" > /dev/null 2>&1
-check "no arguments: exit 2" test $? -eq 2
+check "no arguments: exit 64" test $? -eq 64
 "$here/tests/symbolize" "$st/no-such.o" 0x0 > /dev/null 2>&1
 check "missing file: exit 1" test $? -eq 1
 finish

@@ -10,7 +10,8 @@
 #                                 <linux/sched/task.h>: gcc ignores the new
 #                                 section, the ELF check rejects it
 #   net/core/dev.c rps_cpu_mask   net/ is not compiled in the fast profile
-#   kernel/fork.c:3 no_such_var  annotate.sh finds no definition there
+#   kernel/fork.c:2586 total_forks  a use, not a definition: annotate.sh finds
+#                                 no definition there
 # The first run is killed with SIGKILL in the middle of the batch; the
 # resumed run must finish it with the verdicts of an uninterrupted run,
 # no duplicate rows and a clean work tree.
@@ -45,7 +46,7 @@ cands=$st/candidates.tsv
 	printf 'kernel/power/main.c\t234\tpm_test_level\tglobal\tro_after_init\thigh\tinit-only\t-\n'
 	printf 'kernel/fork.c\t904\tarch_task_struct_size\tglobal\tro_after_init\thigh\tinit-only\t-\n'
 	printf 'net/core/dev.c\t4527\trps_cpu_mask\tglobal\tro_after_init\thigh\tinit-only\t-\n'
-	printf 'kernel/fork.c\t3\tno_such_var\tglobal\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'kernel/fork.c\t2586\ttotal_forks\tglobal\tro_after_init\thigh\tinit-only\t-\n'
 	printf 'kernel/fork.c\t1\tnot_a_candidate\tglobal\tconst\thigh\t-\t-\n'
 } > "$cands"
 
@@ -62,7 +63,7 @@ printf 'file\tline\tname\tclass\ninit/main.c\tx\tfoo\tro_after_init\n' > "$st/ba
 	--tools "$top" --journal "$st/bad/journal.tsv" > "$st/bad.out" 2>&1
 rc=$?
 check "malformed candidates: exit 65, names file:line" \
-	sh -c "[ $rc -eq 65 ] && grep -q 'bad.tsv:2: line' '$st/bad.out'"
+	sh -c "[ $rc -eq 65 ] && grep -q 'bad.tsv:2: column .line.' '$st/bad.out'"
 
 # --- run 1, killed with SIGKILL in the middle of the batch -----------------
 ja=$st/a/journal.tsv
@@ -118,8 +119,8 @@ check "rps_cpu_mask decided from the baseline's objects, outside any batch (batc
 	[ "$b" = baseline ]
 check "the baseline lists the objects the profile compiles" \
 	sh -c "grep -q '^object	init/main.o\$' '$st'/a/baseline-*.tsv"
-v=$(verdict "$ja" no_such_var)
-check "no_such_var rejected: annotate found no definition" \
+v=$(verdict "$ja" total_forks)
+check "total_forks at a line that only uses it rejected: annotate found no definition" \
 	sh -c "echo '$v' | grep -q '^rejected	annotate: no definition'"
 check "the const-class row is ignored" \
 	sh -c "! grep -q not_a_candidate '$ja'"
