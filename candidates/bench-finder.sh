@@ -19,24 +19,10 @@ usage() {
 	sed -n '3,14s/^# \{0,1\}//p' "$0"
 }
 
-die() {
-	code=$1
-	shift
-	echo "bench-finder: error: $*" >&2
-	exit "$code"
-}
-
-# posint NAME VALUE MAX: VALUE is a whole number from 1 to MAX, else 64
-posint() {
-	case $2 in
-	'' | *[!0-9]* | 0*) die 64 "$1 wants a number from 1 to $3, not '$2'" ;;
-	esac
-	[ ${#2} -le ${#3} ] && [ "$2" -le "$3" ] ||
-		die 64 "$1 wants a number from 1 to $3, not '$2'"
-}
-
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
+prog_name=bench-finder
+. "$repo/cocci/args.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 target=1800
 while [ $# -gt 0 ]; do

@@ -40,24 +40,10 @@ options:
 EOF
 }
 
-die() {
-	code=$1
-	shift
-	echo "bench-loo: error: $*" >&2
-	exit "$code"
-}
-
-# posint NAME VALUE MAX: VALUE is a whole number from 1 to MAX, else 64
-posint() {
-	case $2 in
-	'' | *[!0-9]* | 0*) die 64 "$1 wants a number from 1 to $3, not '$2'" ;;
-	esac
-	[ ${#2} -le ${#3} ] && [ "$2" -le "$3" ] ||
-		die 64 "$1 wants a number from 1 to $3, not '$2'"
-}
-
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
+prog_name=bench-loo
+. "$repo/cocci/args.sh"
 bin=$here/candidates
 runfacts=$repo/cocci/run-facts.sh
 . "$repo/lib/tsv.sh"

@@ -21,17 +21,12 @@ LIST (LIST:LINE names the row), 70 spatch or the host failed.
 EOF
 }
 
-die() {
-	code=$1
-	shift
-	echo "annotate: error: $*" >&2
-	exit "$code"
-}
-
 case ${1-} in -h | --help) usage; exit 0 ;; esac
 [ $# -eq 2 ] || { usage >&2; exit 64; }
 tree=$1 list=$2
 here=$(cd "$(dirname "$0")" && pwd)
+prog_name=annotate
+. "$here/args.sh"
 [ -d "$tree" ] || die 64 "TREE '$tree' is not a directory"
 [ -f "$list" ] || die 64 "LIST '$list' is not a file"
 command -v spatch >/dev/null || die 70 "spatch not found (apt-get install coccinelle)"

@@ -32,22 +32,10 @@ exist), 65 no file of SCOPE defines a __ro_after_init variable, 70 spatch
 or the host failed, 130 interrupted.
 EOF
 }
-die() {
-	code=$1
-	shift
-	echo "run-checker: error: $*" >&2
-	exit "$code"
-}
 
-# posint NAME VALUE MAX: VALUE is a whole number from 1 to MAX, else 64
-posint() {
-	case $2 in
-	'' | *[!0-9]* | 0*) die 64 "$1 wants a number from 1 to $3, not '$2'" ;;
-	esac
-	[ ${#2} -le ${#3} ] && [ "$2" -le "$3" ] ||
-		die 64 "$1 wants a number from 1 to $3, not '$2'"
-}
-
+here=$(cd "$(dirname "$0")" && pwd)
+prog_name=run-checker
+. "$here/args.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 tmo=60
 while [ $# -gt 0 ]; do
@@ -65,7 +53,6 @@ posint -j "$jobs" 1024
 posint --timeout "$tmo" 86400
 tree=$1 out=$2
 shift 2
-here=$(cd "$(dirname "$0")" && pwd)
 cocci=$here/ro_after_init_writes.cocci
 [ -d "$tree" ] || die 64 "TREE '$tree' is not a directory"
 git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 ||

@@ -44,34 +44,9 @@ host failed, 130 interrupted (a rerun resumes from the cache).
 EOF
 }
 
-die() {
-	code=$1
-	shift
-	echo "run-facts: error: $*" >&2
-	exit "$code"
-}
-
-# posint NAME VALUE MAX: VALUE is a whole number from 1 to MAX, else 64
-posint() {
-	case $2 in
-	'' | *[!0-9]* | 0*) die 64 "$1 wants a number from 1 to $3, not '$2'" ;;
-	esac
-	[ ${#2} -le ${#3} ] && [ "$2" -le "$3" ] ||
-		die 64 "$1 wants a number from 1 to $3, not '$2'"
-}
-
-# tree_path S: S is relative, has no "."/".." or empty component
-tree_path() {
-	case /$1/ in
-	// | *//* | */./* | */../*) return 1 ;;
-	esac
-	case $1 in
-	/* | -*) return 1 ;;
-	esac
-	return 0
-}
-
 here=$(cd "$(dirname "$0")" && pwd)
+prog_name=run-facts
+. "$here/args.sh"
 cocci=$here/facts.cocci
 macros=$here/macros.h
 tables="defs writes funcs funcrefs calls params errors"

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# args.sh - what the scripts of cocci/ and candidates/ share: the error
+# message with README.md's exit codes, and the checks of numbers and paths
+# given on the command line.  Set prog_name, then source it:
+#   prog_name=run-facts
+#   . "$here/args.sh"
+
+# die CODE MESSAGE...: "PROG: error: MESSAGE" on stderr, exit CODE
+die() {
+	_code=$1
+	shift
+	echo "$prog_name: error: $*" >&2
+	exit "$_code"
+}
+
+# posint NAME VALUE MAX: VALUE is a whole number from 1 to MAX, else 64
+posint() {
+	case $2 in
+	'' | *[!0-9]* | 0*) die 64 "$1 wants a number from 1 to $3, not '$2'" ;;
+	esac
+	[ ${#2} -le ${#3} ] && [ "$2" -le "$3" ] ||
+		die 64 "$1 wants a number from 1 to $3, not '$2'"
+}
+
+# tree_path S: S is a path inside a tree: relative, not an option, no
+# "." or ".." or empty component
+tree_path() {
+	case /$1/ in
+	// | *//* | */./* | */../*) return 1 ;;
+	esac
+	case $1 in
+	/* | -*) return 1 ;;
+	esac
+	return 0
+}
