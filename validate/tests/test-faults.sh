@@ -90,16 +90,17 @@ check "--help states the exit codes and --force" \
 		grep -q -- '--force' '$st/help.out'"
 
 # --- #8: the candidates parser ----------------------------------------------
+# A NUL byte in the last column: the old parser took the row and dropped
+# every row after it without a word.
 nul=$st/nul.tsv
 {
 	printf "$hdr"
-	printf 'a.c\t2\tfoo\tstatic\tro_after_init\thigh\tinit-only\t-\n'
-	printf 'a.c\t2\tfoo\000junk\tstatic\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'a.c\t2\tfoo\tstatic\tro_after_init\thigh\tinit-only\t-\000junk\n'
 	printf 'a.c\t3\tbar\tglobal\tro_after_init\thigh\tinit-only\t-\n'
 } > "$nul"
 v nul --candidates "$nul" --journal "$st/j/journal.tsv"
 check "a NUL byte in candidates.tsv: exit 65, FILE:LINE" \
-	refused nul 65 "nul.tsv:3: NUL byte"
+	refused nul 65 "nul.tsv:2: NUL byte"
 printf "$hdr"'a.c\t2\tfoo\tstatic\tro-after-init\thigh\tinit-only\t-\n' \
 	> "$st/class.tsv"
 v class --candidates "$st/class.tsv" --journal "$st/j/journal.tsv"
