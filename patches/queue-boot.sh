@@ -45,6 +45,7 @@ tree=$2
 work=$3
 profile=$4
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/lib/tsv.sh"
 wt=$work/qtree-am-core
 
 # make queue resets the worktree: hold its lock while building from it.
@@ -82,8 +83,9 @@ res=$out/ro-campaign
 # Every queued variable that the profile compiles is in ro_after_init
 # (nm prints fixed-width lower-case hex, so strings compare as numbers).
 nm "$res/vmlinux" >"$res/queue-nm.txt" || die 70 "nm $res/vmlinux failed"
-cat "$queue"/.plan/*/*.list | awk -F '\t' '$1 != "file" { print $3 }' |
-	sort -u >"$res/queue-vars.txt"
+for l in "$queue"/.plan/*/*.list; do
+	tsv_awk "$l" 'NR > 1 { print $c_name }'
+done | sort -u >"$res/queue-vars.txt"
 awk 'NR == FNR { want[$1] = 1; next }
 	$3 == "__start_ro_after_init" { start = $1 }
 	$3 == "__end_ro_after_init" { end = $1 }

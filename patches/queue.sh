@@ -155,7 +155,7 @@ g() {
 qtree=$work/qtree
 worktree "$qtree" core
 : >"$queue/series"
-while IFS='	' read -r dir area prefix np nv <&3; do
+while IFS='	' read -r dir area _prefix np nv <&3; do
 	start=$(git -C "$qtree" rev-parse HEAD)
 	for list in "$plan/$dir"/*.list; do
 		n=${list%.list}
@@ -170,10 +170,13 @@ while IFS='	' read -r dir area prefix np nv <&3; do
 	# To: the maintainers; Cc: reviewers and lists (get_maintainer.pl).
 	# Its order among equal sections is Perl hash order: fix the seed,
 	# so the same journal gives the same To:/Cc: and Message-IDs.
-	gm="env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl scripts/get_maintainer.pl --no-rolestats --no-git --no-git-fallback"
-	(cd "$tree" && xargs $gm --no-r --no-l -f) <"$plan/$dir/files" \
+	(cd "$tree" && xargs env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 \
+		perl scripts/get_maintainer.pl --no-rolestats --no-git \
+		--no-git-fallback --no-r --no-l -f) <"$plan/$dir/files" \
 		>"$plan/$dir/to" || die 70 "$dir: get_maintainer.pl failed"
-	(cd "$tree" && xargs $gm --no-m -f) <"$plan/$dir/files" \
+	(cd "$tree" && xargs env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 \
+		perl scripts/get_maintainer.pl --no-rolestats --no-git \
+		--no-git-fallback --no-m -f) <"$plan/$dir/files" \
 		>"$plan/$dir/cc" || die 70 "$dir: get_maintainer.pl failed"
 	set --
 	while read -r a; do
@@ -223,11 +226,15 @@ while read -r p; do
 		echo "queue: checkpatch.pl --strict: $p is not clean" >&2
 		nbad=$((nbad + 1))
 		nnnn=$(basename "$p" | cut -c1-4)
+		list=$plan/$(dirname "$p")/$nnnn.list
 		# The variables on the lines checkpatch names; all of the
 		# patch's variables when a complaint is on no variable's line.
-		echo "$out" | awk -F '\t' -v OFS='\t' '
+		echo "$out" | awk -F '\t' -v OFS='\t' \
+			-v cf="$(tsv_colnum "$list" file)" \
+			-v cl="$(tsv_colnum "$list" line)" \
+			-v cn="$(tsv_colnum "$list" name)" '
 			NR == FNR {
-				if (FNR > 1) { name[++n] = $1 OFS $3; at[n] = $1 ":" $2 }
+				if (FNR > 1) { name[++n] = $cf OFS $cn; at[n] = $cf ":" $cl }
 				next
 			}
 			/^(ERROR|WARNING|CHECK):/ { msg = $0; if (first == "") first = msg }
@@ -244,7 +251,7 @@ while read -r p; do
 						print name[i], "checkpatch.pl --strict: " first
 					else if (at[i] in why)
 						print name[i], "checkpatch.pl --strict: " why[at[i]]
-			}' "$plan/$(dirname "$p")/$nnnn.list" - | LC_ALL=C sort \
+			}' "$list" - | LC_ALL=C sort \
 			>>"$plan/unclean.tsv"
 	fi
 done <"$queue/series"
