@@ -116,7 +116,7 @@ static void free_row(struct jrow *r)
 	free(r->core_hash);
 }
 
-/* A small open-addressing set of (file, variable) keys: index of a row. */
+/* A small open-addressing set of (file, line, variable) keys. */
 struct keyset {
 	size_t *slot;		/* row index + 1, 0 = empty */
 	size_t mask;
@@ -126,6 +126,7 @@ static size_t key_hash(const struct jrow *r)
 {
 	unsigned long long h = fnv1a(FNV1A_INIT, r->file, strlen(r->file) + 1);
 
+	h = fnv1a(h, &r->line, sizeof(r->line));
 	return fnv1a(h, r->variable, strlen(r->variable));
 }
 
@@ -136,7 +137,7 @@ static size_t *key_slot(struct keyset *s, struct jrow *v, size_t i)
 	while (s->slot[k]) {
 		struct jrow *o = &v[s->slot[k] - 1];
 
-		if (!strcmp(o->file, v[i].file) &&
+		if (o->line == v[i].line && !strcmp(o->file, v[i].file) &&
 		    !strcmp(o->variable, v[i].variable))
 			break;
 		k = (k + 1) & s->mask;

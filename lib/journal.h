@@ -7,7 +7,9 @@
  * Reading: the header is checked first; a torn last row (no newline) was
  * never a verdict and is skipped with a warning; any other defect is an
  * error naming FILE:LINE.  The final verdict of a variable is the last row
- * of its key (file, variable), optionally only among rows of given hashes.
+ * of its key (file, line, variable), the key of candidates.tsv, optionally
+ * only among rows of given hashes.  The line is part of the key because
+ * the #ifdef variants of one variable are definitions of their own.
  */
 #ifndef RO_JOURNAL_H
 #define RO_JOURNAL_H
@@ -53,7 +55,7 @@ struct jrows {
  */
 int journal_read(const char *path, struct jrows *rows);
 /*
- * Keep only the final row of each (file, variable), in the order of
+ * Keep only the final row of each (file, line, variable), in the order of
  * those final rows; rows of other hashes are dropped first when
  * CONFIG_HASH or CORE_HASH is not NULL.  Returns the new count.
  */

@@ -5,10 +5,9 @@
  *
  * A conversion is decided when a row of the journal has its file, line
  * and name and the current config and core hashes; the last such row
- * gives its verdict, and a rerun skips it.  The line is part of the key
- * here, unlike journal_final()'s (file, variable): the #ifdef variants of
- * one variable (pci-dma.c's two force_iommu) are candidates of their own,
- * each with its own row.
+ * (journal_final()) gives its verdict, and a rerun skips it.  The #ifdef
+ * variants of one variable (pci-dma.c's two force_iommu) are candidates
+ * of their own, each with its own row.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,12 +76,10 @@ int resume(struct ctx *x, const char *journal_path)
 		index[i] = i;
 	sort_c = c;
 	qsort(index, c->n, sizeof(*index), cmp_cand);
+	journal_final(&rows, x->config_hash, x->core_hash);
 	for (r = 0; r < rows.n; r++) {
 		const struct jrow *row = &rows.v[r];
 
-		if (strcmp(row->config_hash, x->config_hash) ||
-		    strcmp(row->core_hash, x->core_hash))
-			continue;
 		k = find_cand(c, index, row);
 		if (k < 0)
 			continue;

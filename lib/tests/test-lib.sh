@@ -67,12 +67,12 @@ expect "a missing file is an error" 65 "$bin" tsv "$t/none.tsv" name
 
 # ---- the journal -------------------------------------------------------
 hdr="time${tab}variable${tab}file${tab}line${tab}batch${tab}verdict${tab}evidence${tab}config_hash${tab}core_hash"
-row() { printf '%s\t%s\t%s\t%s\tb\t%s\t%s\tc\tk\n' T "$1" "$2" 3 "$3" "${4:-ev}"; }
-{ echo "$hdr"; row x kernel/a.c rejected; row y kernel/a.c accepted; row x kernel/a.c accepted; row x kernel/b.c not-built; } >"$t/j.tsv"
+row() { printf '%s\t%s\t%s\t%s\tb\t%s\t%s\tc\tk\n' T "$1" "$2" "${5:-3}" "$3" "${4:-ev}"; }
+{ echo "$hdr"; row x kernel/a.c rejected; row y kernel/a.c accepted; row x kernel/a.c accepted; row x kernel/b.c not-built; row x kernel/b.c accepted ev 9; } >"$t/j.tsv"
 expect "a journal is read" 0 "$bin" final "$t/j.tsv"
-[ "$(cat "$t/out")" = "$(printf 'kernel/a.c y accepted 3\nkernel/a.c x accepted 4\nkernel/b.c x not-built 5')" ] &&
-	ok "the final row of each (file, variable) wins, in file order" ||
-	not_ok "the final row of each (file, variable) wins, in file order" "$(cat "$t/out")"
+[ "$(cat "$t/out")" = "$(printf 'kernel/a.c y accepted 3\nkernel/a.c x accepted 4\nkernel/b.c x not-built 5\nkernel/b.c x accepted 6')" ] &&
+	ok "the final row of each (file, line, variable) wins, in file order" ||
+	not_ok "the final row of each (file, line, variable) wins, in file order" "$(cat "$t/out")"
 { echo "$hdr"; row x kernel/a.c maybe; } >"$t/jv.tsv"
 expect "an unknown verdict is an error" 65 "$bin" final "$t/jv.tsv"
 expect_out "... naming the value" "unknown value 'maybe'"
