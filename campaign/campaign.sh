@@ -47,12 +47,6 @@ usage() {
 	awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
 }
 
-# die CODE MESSAGE
-die() {
-	echo "campaign: error: $2" >&2
-	exit "$1"
-}
-
 usage_error() {
 	echo "campaign: $*" >&2
 	echo "usage: campaign.sh [--scope \"PATH...\"] [--profile fast|wide] [--name NAME] [--batch N] TREE WORK (--help for more)" >&2
@@ -111,6 +105,8 @@ jobs=${JOBS:-$(nproc)}
 case $jobs in 0* | '' | *[!0-9]*) usage_error "JOBS must be a positive number, not '$jobs'" ;; esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+prog_name=campaign
+. "$root/lib/args.sh"
 . "$root/lib/tsv.sh"
 for p in candidates/candidates validate/validate campaign/report \
 	 patches/queue qemu-boot/boot; do

@@ -22,7 +22,7 @@ usage() {
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 prog_name=bench-finder
-. "$repo/cocci/args.sh"
+. "$repo/lib/args.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 target=1800
 while [ $# -gt 0 ]; do

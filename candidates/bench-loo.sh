@@ -43,7 +43,7 @@ EOF
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 prog_name=bench-loo
-. "$repo/cocci/args.sh"
+. "$repo/lib/args.sh"
 bin=$here/candidates
 runfacts=$repo/cocci/run-facts.sh
 . "$repo/lib/tsv.sh"

@@ -26,7 +26,7 @@ case ${1-} in -h | --help) usage; exit 0 ;; esac
 tree=$1 list=$2
 here=$(cd "$(dirname "$0")" && pwd)
 prog_name=annotate
-. "$here/args.sh"
+. "$here/../lib/args.sh"
 [ -d "$tree" ] || die 64 "TREE '$tree' is not a directory"
 [ -f "$list" ] || die 64 "LIST '$list' is not a file"
 command -v spatch >/dev/null || die 70 "spatch not found (apt-get install coccinelle)"

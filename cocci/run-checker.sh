@@ -35,7 +35,7 @@ EOF
 
 here=$(cd "$(dirname "$0")" && pwd)
 prog_name=run-checker
-. "$here/args.sh"
+. "$here/../lib/args.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 tmo=60
 while [ $# -gt 0 ]; do

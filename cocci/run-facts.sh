@@ -46,7 +46,7 @@ EOF
 
 here=$(cd "$(dirname "$0")" && pwd)
 prog_name=run-facts
-. "$here/args.sh"
+. "$here/../lib/args.sh"
 cocci=$here/facts.cocci
 macros=$here/macros.h
 tables="defs writes funcs funcrefs calls params errors"

@@ -18,6 +18,8 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+prog_name=build-kernel
+. "$here/../lib/args.sh"
 config_only=0
 if [ "${1:-}" = "--config-only" ]; then
 	config_only=1
@@ -30,28 +32,14 @@ work=$3
 
 # Exit codes (README.md): 64 usage, 65 bad input (a profile, a tree, a
 # config fragment Kconfig refuses), 1 the kernel build failed, 70 a tool.
-die() {
-	echo "build-kernel: error: $*" >&2
-	exit 65
-}
-
-build_failed() {
-	echo "build-kernel: error: $*" >&2
-	exit 1
-}
-
-host_die() {
-	echo "build-kernel: error: $*" >&2
-	exit 70
-}
 
 case $profile in
 fast)	base=tinyconfig; frags="" ;;
 wide)	base=x86_64_defconfig; frags="$tree/kernel/configs/kvm_guest.config" ;;
-*)	echo "build-kernel: error: unknown profile '$profile' (known: fast wide)" >&2; exit 64 ;;
+*)	die 64 "unknown profile '$profile' (known: fast wide)" ;;
 esac
 [ -f "$tree/Makefile" ] && [ -d "$tree/arch/x86" ] ||
-	die "$tree: not a kernel tree (run 'make setup' first)"
+	die 65 "$tree: not a kernel tree (run 'make setup' first)"
 frags="$frags $here/configs/common.config $here/configs/$profile.config"
 
 tree=$(cd "$tree" && pwd -P)
@@ -91,7 +79,7 @@ if ! configured; then
 	# shellcheck disable=SC2086
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
 		$frags >"$out/merge_config.log" 2>&1 ||
-		die "merge_config failed, see $out/merge_config.log"
+		die 65 "merge_config failed, see $out/merge_config.log"
 	kmake olddefconfig >/dev/null
 	# Every option our own fragments ask for must have survived
 	# olddefconfig.  kvm_guest.config is multi-arch, so it is not checked.
@@ -101,7 +89,7 @@ if ! configured; then
 			grep -qx "$opt" "$out/.config" || missing="$missing $opt"
 		done
 	done
-	[ -z "$missing" ] || die "options dropped by Kconfig (missing dependency?):$missing"
+	[ -z "$missing" ] || die 65 "options dropped by Kconfig (missing dependency?):$missing"
 	echo "$key" > "$out/.ro-campaign-key"
 fi
 [ $config_only -eq 1 ] && { echo "$out"; exit 0; }
@@ -110,13 +98,13 @@ echo "build-kernel: building $profile with -j$jobs" >&2
 start=$(date +%s)
 kmake -j"$jobs" bzImage modules >"$out/build.log" 2>&1 || {
 	grep -E 'error|Error' "$out/build.log" | head -20 >&2
-	build_failed "kernel build failed, full log in $out/build.log"
+	die 1 "kernel build failed, full log in $out/build.log"
 }
 res=$out/ro-campaign
 rm -rf "$res.new"
 mkdir -p "$res.new"
 kmake INSTALL_MOD_PATH="$res.new/modroot" INSTALL_MOD_STRIP=1 \
-	modules_install >/dev/null 2>&1 || host_die "modules_install failed"
+	modules_install >/dev/null 2>&1 || die 70 "modules_install failed"
 cp "$out/arch/x86/boot/bzImage" "$out/vmlinux" "$out/System.map" "$res.new/"
 kmake -s kernelrelease > "$res.new/kernelrelease"
 rm -rf "$res"

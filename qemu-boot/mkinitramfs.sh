@@ -31,15 +31,8 @@ EOF
 
 # Exit codes (README.md): 64 usage, 65 bad input (the result directory),
 # 70 a host tool is missing or failed.
-die() {
-	echo "mkinitramfs: error: $*" >&2
-	exit 65
-}
-
-host_die() {
-	echo "mkinitramfs: error: $*" >&2
-	exit 70
-}
+prog_name=mkinitramfs
+. "$(dirname "$0")/../lib/args.sh"
 
 force=0
 while [ $# -gt 0 ]; do
@@ -58,15 +51,15 @@ guest=$here/guest
 res=$1
 busybox=${BUSYBOX:-/bin/busybox}
 
-[ -d "$res" ] || die "$res: no such directory (build the kernel first)"
-[ -f "$res/kernelrelease" ] || die "$res/kernelrelease missing: not a build-kernel.sh result"
+[ -d "$res" ] || die 65 "$res: no such directory (build the kernel first)"
+[ -f "$res/kernelrelease" ] || die 65 "$res/kernelrelease missing: not a build-kernel.sh result"
 release=$(cat "$res/kernelrelease")
-[ -n "$release" ] || die "$res/kernelrelease is empty"
-[ -x "$busybox" ] || host_die "$busybox: not found (install busybox-static)"
+[ -n "$release" ] || die 65 "$res/kernelrelease is empty"
+[ -x "$busybox" ] || die 70 "$busybox: not found (install busybox-static)"
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
-	host_die "$busybox is not statically linked (install busybox-static)"
-[ -f "$guest/init" ] || die "$guest/init missing"
-command -v cpio >/dev/null || host_die "cpio not found (install cpio)"
+	die 70 "$busybox is not statically linked (install busybox-static)"
+[ -f "$guest/init" ] || die 65 "$guest/init missing"
+command -v cpio >/dev/null || die 70 "cpio not found (install cpio)"
 
 moddir=$res/modroot/lib/modules/$release
 out=$res/initramfs.cpio.gz
@@ -131,9 +124,9 @@ if [ -d "$moddir" ]; then
 	done
 	if [ ! -f "$root/lib/modules/$release/modules.dep" ]; then
 		command -v depmod >/dev/null ||
-			host_die "$moddir has no modules.dep and depmod is missing (install kmod)"
+			die 70 "$moddir has no modules.dep and depmod is missing (install kmod)"
 		depmod -b "$root" "$release" ||
-			host_die "depmod failed for $moddir"
+			die 70 "depmod failed for $moddir"
 	fi
 else
 	echo "mkinitramfs: note: $moddir missing, no modules in the initramfs" >&2
@@ -144,7 +137,7 @@ find "$root" -exec touch -h -d @0 {} +
 (cd "$root" && find . ! -name . | LC_ALL=C sort |
 	cpio --quiet -o -H newc -R 0:0 --reproducible) |
 	gzip -n -9 > "$stage/initramfs.cpio.gz" ||
-	host_die "cpio/gzip failed"
+	die 70 "cpio/gzip failed"
 mv "$stage/initramfs.cpio.gz" "$out"
 echo "$key" > "$keyfile"
 echo "mkinitramfs: wrote $out ($(wc -c < "$out") bytes)" >&2

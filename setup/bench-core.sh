@@ -43,24 +43,21 @@ tree=$1
 work=$2
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+prog_name=bench-core
+. "$root/lib/args.sh"
 boot=$root/qemu-boot/boot
 
-die() {
-	echo "bench-core: error: $*" >&2
-	exit 1
-}
-
-[ -x "$boot" ] || die "$boot missing (run make programs)"
+[ -x "$boot" ] || die 70 "$boot missing (run make programs)"
 if [ -n "${RESULT:-}" ]; then
 	res=$RESULT
 else
 	build=$(sh "$root/qemu-boot/build-kernel.sh" fast "$tree" "$work" | tail -n 1) ||
-		die "fast kernel build failed"
+		die 70 "fast kernel build failed"
 	res=$build/ro-campaign
 fi
 grep -q ' ro_after_init_fault$' "$res/System.map" ||
-	die "$res: kernel without the core series (run make tree)"
-sh "$root/qemu-boot/mkinitramfs.sh" "$res" >/dev/null || die "mkinitramfs.sh failed"
+	die 70 "$res: kernel without the core series (run make tree)"
+sh "$root/qemu-boot/mkinitramfs.sh" "$res" >/dev/null || die 70 "mkinitramfs.sh failed"
 
 results=$work/bench/results.tsv
 mkdir -p "$work/bench"
@@ -115,6 +112,6 @@ done
 }
 sum=$(tr -d '\r' < "$work/bench/core-warn/console.log" |
 	sed -n 's/.*ro_after_init: summary: \([0-9]*\) writes, \([0-9]*\) pairs.*/\1 \2/p' | tail -n 1)
-[ -n "$sum" ] || die "no ro_after_init summary in the last warn run"
+[ -n "$sum" ] || die 70 "no ro_after_init summary in the last warn run"
 record warn-writes "${sum% *}" writes
 record warn-pairs "${sum#* }" pairs

@@ -17,15 +17,8 @@
 
 set -eu
 
-die() {
-	echo "setup-tree: error: $*" >&2
-	exit 65
-}
-
-host_die() {
-	echo "setup-tree: error: $*" >&2
-	exit 70
-}
+prog_name=setup-tree
+. "$(dirname "$0")/../lib/args.sh"
 
 force=0
 if [ "${1-}" = "--force" ]; then
@@ -39,7 +32,7 @@ tree=$2
 series_dir=$3
 series=$series_dir/series
 
-[ -f "$series" ] || die "$series: no such file (the core patch series list)"
+[ -f "$series" ] || die 65 "$series: no such file (the core patch series list)"
 
 # The hash of the core series decides whether a prepared tree is current.
 core_hash=$( (cat "$series"; grep -v '^#' "$series" | while read -r p; do
@@ -72,7 +65,7 @@ gitc() {
 }
 
 if [ -d "$tree/.git" ] && [ -f "$tree/.git/ro-campaign-core" ]; then
-	is_kernel_tree "$tree" || die "$tree: a git repository but not a kernel tree"
+	is_kernel_tree "$tree" || die 65 "$tree: a git repository but not a kernel tree"
 	if [ "$(cat "$tree/.git/ro-campaign-core")" = "$core_hash" ]; then
 		echo "setup-tree: $tree is ready (core series $core_hash)"
 		exit 0
@@ -91,20 +84,20 @@ elif [ -e "$tree" ] && [ -n "$(ls -A "$tree" 2>/dev/null)" ]; then
 		gitc clean -q -fd
 		gitc checkout -q --detach pristine
 	else
-		die "$tree exists but is not a tree prepared by ro-campaign; move it away or set TREE="
+		die 65 "$tree exists but is not a tree prepared by ro-campaign; move it away or set TREE="
 	fi
 else
-	[ -f "$tarball" ] || die "$tarball: no such file (install linux-source-6.1, or set TARBALL=)"
-	xz -t "$tarball" 2>/dev/null || die "$tarball: corrupt or not an xz archive"
+	[ -f "$tarball" ] || die 65 "$tarball: no such file (install linux-source-6.1, or set TARBALL=)"
+	xz -t "$tarball" 2>/dev/null || die 65 "$tarball: corrupt or not an xz archive"
 	parent=$(dirname "$tree")
 	mkdir -p "$parent"
 	tmp=$(mktemp -d "$parent/.unpack.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT INT TERM
 	echo "setup-tree: unpacking $tarball"
-	tar -xJf "$tarball" -C "$tmp" || die "$tarball: unpacking failed"
+	tar -xJf "$tarball" -C "$tmp" || die 70 "$tarball: unpacking failed"
 	top=$(ls "$tmp")
 	[ "$(echo "$top" | wc -l)" -eq 1 ] && is_kernel_tree "$tmp/$top" ||
-		die "$tarball: does not contain a single kernel tree"
+		die 65 "$tarball: does not contain a single kernel tree"
 	[ ! -d "$tree" ] || rmdir "$tree"
 	mv "$tmp/$top" "$tree"
 	rm -rf "$tmp"
@@ -121,10 +114,10 @@ fi
 n=0
 grep -v '^#' "$series" | while read -r p; do
 	[ -n "$p" ] || continue
-	[ -f "$series_dir/$p" ] || die "$series_dir/$p: listed in series but missing"
+	[ -f "$series_dir/$p" ] || die 65 "$series_dir/$p: listed in series but missing"
 	gitc am -q --keep-cr "$(cd "$series_dir" && pwd)/$p" || {
 		gitc am --abort 2>/dev/null || true
-		die "$series_dir/$p: does not apply to the pristine tree"
+		die 65 "$series_dir/$p: does not apply to the pristine tree"
 	}
 done
 n=$(grep -vc '^#\|^$' "$series" || true)

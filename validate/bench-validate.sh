@@ -28,6 +28,8 @@ work=$2
 cands=${3:-$work/candidates/candidates.tsv}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+prog_name=bench-validate
+. "$top/lib/args.sh"
 vtree=${VTREE:-$work/vtree}
 max=${BENCH_MAX:-400}
 batch=${BATCH:-}
@@ -35,12 +37,7 @@ out=$work/bench
 res=$out/results.tsv
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
-die() {
-	echo "bench-validate: error: $*" >&2
-	exit 1
-}
-
-[ -f "$cands" ] || die "no candidates file '$cands' (make candidates, or pass one)"
+[ -f "$cands" ] || die 65 "no candidates file '$cands' (make candidates, or pass one)"
 mkdir -p "$out"
 [ -f "$res" ] || printf 'bench\tmetric\tvalue\tunit\tdate\n' > "$res"
 emit() {
@@ -49,13 +46,13 @@ emit() {
 }
 if [ ! -d "$vtree" ]; then
 	git -C "$tree" worktree add --detach "$vtree" core >/dev/null 2>&1 ||
-		die "git worktree add $vtree failed"
+		die 70 "git worktree add $vtree failed"
 fi
 
 # --- 1. the naive cycle ------------------------------------------------------
 # Only validate's own leftovers (validate/tree.c's marker) may be reset.
 gitdir=$(git -C "$vtree" rev-parse --absolute-git-dir) ||
-	die "$vtree is not a git work tree"
+	die 70 "$vtree is not a git work tree"
 if [ -n "$(git -C "$vtree" status --porcelain)" ] &&
    [ ! -f "$gitdir/ro-campaign-validate.applied" ]; then
 	git -C "$vtree" status --short >&2
@@ -63,24 +60,24 @@ if [ -n "$(git -C "$vtree" status --porcelain)" ] &&
 	exit 65
 fi
 git -C "$vtree" checkout -q -- . && git -C "$vtree" clean -fdq &&
-	git -C "$vtree" checkout -q --detach core || die "cannot reset $vtree"
+	git -C "$vtree" checkout -q --detach core || die 70 "cannot reset $vtree"
 rm -f "$gitdir/ro-campaign-validate.applied"
 sh "$top/qemu-boot/build-kernel.sh" fast "$vtree" "$work" > "$out/naive.build" 2>&1 ||
-	die "warm-up build failed, see $out/naive.build"
+	die 70 "warm-up build failed, see $out/naive.build"
 bdir=$(tail -n 1 "$out/naive.build")
 touch "$vtree/init/main.c"
 t0=$(date +%s.%N)
 sh "$top/qemu-boot/build-kernel.sh" fast "$vtree" "$work" > "$out/naive.build" 2>&1 ||
-	die "naive build failed, see $out/naive.build"
+	die 70 "naive build failed, see $out/naive.build"
 t1=$(date +%s.%N)
 sh "$top/qemu-boot/mkinitramfs.sh" "$bdir/ro-campaign" >/dev/null 2>&1 ||
-	die "mkinitramfs failed"
+	die 70 "mkinitramfs failed"
 t2=$(date +%s.%N)
 "$top/qemu-boot/boot" "$bdir/ro-campaign/bzImage" --out "$out/naive-boot" \
 	> "$out/naive.boot" 2>&1
 rc=$?
 t3=$(date +%s.%N)
-[ $rc -eq 0 ] || die "naive boot verdict $(cat "$out/naive-boot/verdict" 2>/dev/null) (exit $rc)"
+[ $rc -eq 0 ] || die 70 "naive boot verdict $(cat "$out/naive-boot/verdict" 2>/dev/null) (exit $rc)"
 build_s=$(echo "$t1 $t0" | awk '{ printf "%.1f", $1 - $2 }')
 boot_s=$(echo "$t3 $t2" | awk '{ printf "%.1f", $1 - $2 }')
 naive_s=$(echo "$t3 $t0" | awk '{ printf "%.1f", $1 - $2 }')
@@ -104,7 +101,7 @@ t0=$(date +%s.%N)
 	--journal "$vs/journal.tsv" 2> "$out/validate.err"
 rc=$?
 t1=$(date +%s.%N)
-[ $rc -eq 0 ] || { tail -n 5 "$out/validate.err" >&2; die "validate exit $rc"; }
+[ $rc -eq 0 ] || { tail -n 5 "$out/validate.err" >&2; die 70 "validate exit $rc"; }
 wall=$(echo "$t1 $t0" | awk '{ printf "%.1f", $1 - $2 }')
 stat() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$vs/stats.tsv"; }
 count() { awk -F'\t' -v v="$1" 'NR > 1 && $6 == v' "$vs/journal.tsv" | wc -l; }
@@ -112,7 +109,7 @@ acc=$(count accepted)
 rej=$(count rejected)
 nb=$(count not-built)
 decided=$((acc + rej + nb))
-[ "$decided" -gt 0 ] || die "validate decided nothing"
+[ "$decided" -gt 0 ] || die 70 "validate decided nothing"
 [ -n "$batch" ] ||
 	batch=$(sed -n 's/^#define DEFAULT_BATCH[[:space:]]*\([0-9]*\).*/\1/p' "$top/lib/defaults.h")
 emit batch_size "$batch" conv

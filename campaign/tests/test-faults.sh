@@ -172,6 +172,7 @@ mkdir -p "$r/campaign" "$r/lib" "$r/cocci" "$r/candidates" "$r/validate" \
 	"$r/patches" "$r/qemu-boot" "$t/bin"
 cp "$CAMPAIGN_SH" "$r/campaign/campaign.sh"
 cp "$top/lib/tsv.sh" "$r/lib/tsv.sh"
+cp "$top/lib/args.sh" "$r/lib/args.sh"
 ln -s "$REPORT_BIN" "$r/campaign/report"
 ln -s "$REPORT_BIN" "$r/validate/report"	# where older code had it
 stub() {	# stub PATH BODY

@@ -124,7 +124,8 @@ done
 checker() {
 	mkdir -p "$1"
 	cp "$cocci/run-checker.sh" "$cocci/macros.h" "$1/"
-	if [ -f "$cocci/args.sh" ]; then cp "$cocci/args.sh" "$1/"; fi
+	mkdir -p "$1/../lib"
+	cp "$cocci/../lib/args.sh" "$1/../lib/"
 	printf '%s\n' "$2" >"$1/ro_after_init_writes.cocci"
 }
 checker "$T/c1" '@@

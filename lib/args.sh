@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# args.sh - what the scripts of cocci/ and candidates/ share: the error
-# message with README.md's exit codes, and the checks of numbers and paths
-# given on the command line.  Set prog_name, then source it:
+# args.sh - the shell base layer every script shares: the error message
+# with README.md's exit codes, and the checks of numbers and paths given
+# on the command line.  Set prog_name, then source it:
 #   prog_name=run-facts
-#   . "$here/args.sh"
+#   . "$here/../lib/args.sh"
 
 # die CODE MESSAGE...: "PROG: error: MESSAGE" on stderr, exit CODE
 die() {
