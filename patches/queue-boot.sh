@@ -24,14 +24,6 @@
 
 set -eu
 
-# die CODE MESSAGE
-die() {
-	_rc=$1
-	shift
-	echo "queue-boot: error: $*" >&2
-	exit "$_rc"
-}
-
 case ${1-} in -h | --help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 in_tree=0
 if [ "${1-}" = --in-tree ]; then
@@ -45,6 +37,8 @@ tree=$2
 work=$3
 profile=$4
 root=$(cd "$(dirname "$0")/.." && pwd)
+prog_name=queue-boot
+. "$root/lib/args.sh"
 . "$root/lib/tsv.sh"
 wt=$work/qtree-am-core
 

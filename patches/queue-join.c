@@ -3,7 +3,7 @@
  * queue-join: the journal joined with candidates.tsv and the exclude
  * list, checked before anything is written.
  *
- * The final journal row of a variable (file, name) is its verdict
+ * The final journal row of a variable (file, line, name) is its verdict
  * (journal_final()).  An accepted variable must still be classed
  * ro_after_init in candidates.tsv, whose writers say why it is safe; it
  * is grouped by the MAINTAINERS area of its file.  Every other final
@@ -21,56 +21,65 @@ struct cols {
 	int file, line, name, class, conf, reason, evidence;
 };
 
-static const struct tsv_table *sort_table;
-static int sort_file, sort_name;
+/* candidates.tsv's key (file, line, name), sortable, with its row. */
+struct ckey {
+	const char *file, *name;
+	long line;
+	size_t row;
+};
 
-static int row_cmp(const void *a, const void *b)
+static int ckey_cmp(const void *a, const void *b)
 {
-	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
-	char **ra = sort_table->rows[ia], **rb = sort_table->rows[ib];
-	int d = strcmp(ra[sort_file], rb[sort_file]);
+	const struct ckey *ka = a, *kb = b;
+	int d = strcmp(ka->file, kb->file);
 
 	if (!d)
-		d = strcmp(ra[sort_name], rb[sort_name]);
+		d = strcmp(ka->name, kb->name);
 	if (!d)
-		d = ia < ib ? -1 : ia > ib;
+		d = ka->line < kb->line ? -1 : ka->line > kb->line;
+	if (!d)
+		d = ka->row < kb->row ? -1 : ka->row > kb->row;
 	return d;
 }
 
-static size_t *sorted_rows(const struct tsv_table *t, int file, int name)
+static struct ckey *sorted_keys(const struct tsv_table *t,
+				const struct cols *cc)
 {
-	size_t *idx = xmalloc(t->nrows * sizeof(*idx)), i;
+	struct ckey *k = xmalloc((t->nrows + 1) * sizeof(*k));
+	size_t i;
 
-	for (i = 0; i < t->nrows; i++)
-		idx[i] = i;
-	sort_table = t;
-	sort_file = file;
-	sort_name = name;
-	qsort(idx, t->nrows, sizeof(*idx), row_cmp);
-	return idx;
+	for (i = 0; i < t->nrows; i++) {
+		k[i].file = t->rows[i][cc->file];
+		k[i].name = t->rows[i][cc->name];
+		k[i].line = strtol(t->rows[i][cc->line], NULL, 10);
+		k[i].row = i;
+	}
+	qsort(k, t->nrows, sizeof(*k), ckey_cmp);
+	return k;
 }
 
-/* The row of (FILE, NAME) in C, sorted as IDX; -1 if there is none. */
-static long find_cand(const struct tsv_table *c, const size_t *idx,
-		      const struct cols *cc, const char *file,
-		      const char *name)
+/*
+ * The row of (FILE, LINE, NAME), the journal's key too: the #ifdef
+ * variants of a variable are definitions of their own.  The first such
+ * row (a repeated key is a duplicate), or -1 if there is none.
+ */
+static long find_cand(const struct ckey *k, size_t n, const char *file,
+		      long line, const char *name)
 {
-	size_t lo = 0, hi = c->nrows;
+	struct ckey want = { file, name, line, 0 };
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		char **r = c->rows[idx[mid]];
-		int d = strcmp(r[cc->file], file);
 
-		if (!d)
-			d = strcmp(r[cc->name], name);
-		if (!d)
-			return (long)idx[mid];
-		if (d < 0)
+		if (ckey_cmp(&k[mid], &want) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	if (lo < n && !strcmp(k[lo].file, file) && !strcmp(k[lo].name, name) &&
+	    k[lo].line == line)
+		return (long)k[lo].row;
 	return -1;
 }
 
@@ -268,7 +277,8 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 	       const struct maint *m)
 {
 	struct cols cc;
-	size_t *cidx, i;
+	struct ckey *ckeys;
+	size_t i;
 	const char *date = "2000-01-01T00:00:00Z";
 
 	memset(in, 0, sizeof(*in));
@@ -289,7 +299,7 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 	in->date = xstrdup(date);
 	in->nrows = in->j.n;
 	in->nvars = journal_final(&in->j, NULL, NULL);
-	cidx = sorted_rows(&in->cands, cc.file, cc.name);
+	ckeys = sorted_keys(&in->cands, &cc);
 	in->acc = xmalloc((in->nvars + 1) * sizeof(*in->acc));
 	in->other = xmalloc((in->nvars + 1) * sizeof(*in->other));
 	for (i = 0; i < in->nvars; i++) {
@@ -308,10 +318,11 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 			in->other[in->nother++] = v;
 			continue;
 		}
-		c = find_cand(&in->cands, cidx, &cc, v.file, v.name);
+		c = find_cand(ckeys, in->cands.nrows, v.file, v.line, v.name);
 		if (c < 0)
-			die(RC_DATA, "%s:%lu: %s in %s is accepted but not in %s; cannot say why it is safe",
-			    o->journal, v.jline, v.name, v.file, o->candidates);
+			die(RC_DATA, "%s:%lu: %s in %s (line %ld) is accepted but not in %s; cannot say why it is safe",
+			    o->journal, v.jline, v.name, v.file, v.line,
+			    o->candidates);
 		take_cand(&v, in->cands.rows[c], in->cands.lineno[c], &cc, o);
 		v.sec = maint_area(m, v.file, NULL);
 		if (!v.sec)
@@ -320,7 +331,7 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 		v.prefix = subject_prefix(v.file);
 		in->acc[in->nacc++] = v;
 	}
-	free(cidx);
+	free(ckeys);
 	qsort(in->acc, in->nacc, sizeof(*in->acc), var_cmp);
 	qsort(in->other, in->nother, sizeof(*in->other), other_cmp);
 }

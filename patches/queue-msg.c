@@ -17,14 +17,39 @@
 
 #include "queue-plan.h"
 
+/* 1 if V[I]'s name is the name of an earlier V[K] (an #ifdef variant). */
+static int seen(struct var **v, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!strcmp(v[k]->name, v[i]->name))
+			return 1;
+	return 0;
+}
+
+/* The number of names among V[0..N-1]. */
+static size_t nnames(struct var **v, size_t n)
+{
+	size_t i, d = 0;
+
+	for (i = 0; i < n; i++)
+		d += !seen(v, i);
+	return d;
+}
+
+/* "a, b and c", each name once. */
 static void names_list(struct sb *s, struct var **v, size_t n)
 {
-	size_t i;
+	size_t i, k = 0, d = nnames(v, n);
 
 	for (i = 0; i < n; i++) {
-		if (i)
-			sb_add(s, i + 1 == n ? " and " : ", ");
+		if (seen(v, i))
+			continue;
+		if (k)
+			sb_add(s, k + 1 == d ? " and " : ", ");
 		sb_add(s, v[i]->name);
+		k++;
 	}
 }
 
@@ -46,7 +71,7 @@ static char *patch_subject(struct var **v, size_t n)
 	if (s.len > WIDTH) {
 		s.len = 0;
 		sb_addf(&s, "%s: Mark %zu variables in %s as __ro_after_init",
-			v[0]->prefix, n, base_of(v[0]->file));
+			v[0]->prefix, nnames(v, n), base_of(v[0]->file));
 	}
 	return s.buf;
 }
@@ -175,15 +200,15 @@ void commit_msg(struct sb *s, const struct plan_opts *o, struct var **v,
 		size_t n)
 {
 	char *subj = patch_subject(v, n);
+	size_t i, d = nnames(v, n);
 	struct sb t;
-	size_t i;
 
 	sb_init(&t);
 	sb_addf(s, "%s\n\n", subj);
 	names_list(&t, v, n);
 	sb_addf(&t, " %s written only while the kernel initializes and only read after that. Mark %s __ro_after_init, so that %s placed in .data..ro_after_init, which mark_rodata_ro() makes read-only once init is done: a stray or malicious write after boot then faults instead of silently changing %s.",
-		n > 1 ? "are" : "is", n > 1 ? "them" : "it",
-		n > 1 ? "they are" : "it is", n > 1 ? "them" : "it");
+		d > 1 ? "are" : "is", d > 1 ? "them" : "it",
+		d > 1 ? "they are" : "it is", d > 1 ? "them" : "it");
 	sb_wrap(s, t.buf, "", "", WIDTH);
 	why_safe(s, o, v, n);
 	sb_addc(s, '\n');

@@ -29,14 +29,6 @@
 
 set -eu
 
-# die CODE MESSAGE
-die() {
-	_rc=$1
-	shift
-	echo "queue: error: $*" >&2
-	exit "$_rc"
-}
-
 usage() {
 	sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'
 }
@@ -51,6 +43,8 @@ work=$4
 queue=$5
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+prog_name=queue
+. "$root/lib/args.sh"
 . "$root/lib/tsv.sh"
 bin=${QUEUE_BIN:-$here/queue}
 annotate=${ANNOTATE:-$root/cocci/annotate.sh}

@@ -83,6 +83,23 @@ plan good
 	ok "the tiny tree gives a plan (exit 0)" ||
 	not_ok "the tiny tree gives a plan (exit 0)" "exit $rc: $(head -c 300 "$T/good.err")"
 
+# The journal's key is candidates.tsv's (file, line, name): the #ifdef
+# variants of one variable are two definitions, both queued, named once.
+{
+	echo "$jhead"
+	jrow x kernel/a.c accepted "$ev"
+	printf '2025-01-10T09:00:00Z\tx\tkernel/a.c\t2\t1\taccepted\t%s\t0123456789ab\tba9876543210\n' "$ev"
+} >"$T/variant.j"
+{ good_c; printf 'kernel/a.c\t2\tx\tglobal\tro_after_init\thigh\t1 init-only writes\tkernel/a.c:5:set_x:assign\n'; } >"$T/variant.c"
+plan variant
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^kernel/a.c	[12]	x$' "$T/variant.q/.plan"/01-*/0001.list)" -eq 2 ] &&
+   head -n 1 "$T/variant.q/.plan"/01-*/0001.msg | grep -qx 'a: Mark x as __ro_after_init'; then
+	ok "two #ifdef definitions of one variable are both queued, the subject names it once"
+else
+	not_ok "two #ifdef definitions of one variable are both queued, the subject names it once" \
+		"exit $rc: $(head -n 1 "$T/variant.q/.plan"/01-*/0001.msg 2>/dev/null)"
+fi
+
 # ---- #4: paths and names are checked before anything is written ----------
 { echo "$jhead"; jrow x ../kernel/a.c rejected "violation: written by y"; } >"$T/dotdot.j"
 good_c >"$T/dotdot.c"
