@@ -85,16 +85,6 @@ static void push(struct toks *t, enum tok_kind kind, const char *s,
 	t->n++;
 }
 
-static int is_ident_start(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static int is_ident_char(int c)
-{
-	return is_ident_start(c) || (c >= '0' && c <= '9');
-}
-
 /*
  * Split BUF into tokens; comments, strings and char literals vanish.
  * Every token knows its line; "\\\n" and newlines in comments count.

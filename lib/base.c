@@ -368,14 +368,22 @@ long opt_long(const char *opt, const char *s, long min, long max)
 	return v;
 }
 
+int is_ident_start(int c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+int is_ident_char(int c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
 int is_identifier(const char *s)
 {
-	if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-		    (*s >= 'A' && *s <= 'Z')))
+	if (!s || !is_ident_start((unsigned char)*s))
 		return 0;
 	for (s++; *s; s++)
-		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+		if (!is_ident_char((unsigned char)*s))
 			return 0;
 	return 1;
 }
@@ -409,12 +417,6 @@ int is_tree_path(const char *s)
 	return 1;
 }
 
-static int ident_char(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
 int has_identifier(const char *s, const char *name)
 {
 	size_t n = strlen(name);
@@ -423,7 +425,8 @@ int has_identifier(const char *s, const char *name)
 	if (!n)
 		return 0;
 	for (p = s; (p = strstr(p, name)); p++)
-		if ((p == s || !ident_char(p[-1])) && !ident_char(p[n]))
+		if ((p == s || !is_ident_char((unsigned char)p[-1])) &&
+		    !is_ident_char((unsigned char)p[n]))
 			return 1;
 	return 0;
 }

@@ -93,7 +93,9 @@ int parse_long(const char *s, long min, long max, long *out);
 /* A command-line number: dies with RC_USAGE naming OPT when it is bad. */
 long opt_long(const char *opt, const char *s, long min, long max);
 
-/* A C identifier: [A-Za-z_][A-Za-z0-9_]*. */
+/* A C identifier: [A-Za-z_][A-Za-z0-9_]*; its first and other characters. */
+int is_ident_start(int c);
+int is_ident_char(int c);
 int is_identifier(const char *s);
 /*
  * NAME occurs in S as a whole identifier: every occurrence is tried, one

@@ -64,24 +64,6 @@ void describe_done(void)
 	memset(&src, 0, sizeof(src));
 }
 
-static int is_ident(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		(c >= '0' && c <= '9');
-}
-
-/* 1 if LINE contains the identifier WORD. */
-static int has_word(const char *line, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p;
-
-	for (p = strstr(line, word); p; p = strstr(p + 1, word))
-		if ((p == line || !is_ident(p[-1])) && !is_ident(p[n]))
-			return 1;
-	return 0;
-}
-
 /*
  * The 1-based line of FUNC's definition above line AT, looking for
  * "FUNC(" at the start of a declaration (column 0); 0 if not found.
@@ -99,7 +81,7 @@ static size_t find_def(const char *func, long at)
 		for (p = strstr(l, func); p; p = strstr(p + 1, func)) {
 			const char *q = p + n;
 
-			if (p != l && is_ident(p[-1]))
+			if (p != l && is_ident_char((unsigned char)p[-1]))
 				continue;
 			while (*q == ' ')
 				q++;
@@ -126,7 +108,7 @@ static const char *def_mark(size_t def)
 				strstr(l, "*/")))
 			break;
 		for (i = ARRAY_SIZE(init_marks); i-- > 0;)
-			if (has_word(l, init_marks[i]))
+			if (has_identifier(l, init_marks[i]))
 				return init_marks[i];
 	}
 	return NULL;
