@@ -101,7 +101,7 @@ char *xasprintf(const char *fmt, ...)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		die(RC_HOST, "xasprintf: bad format '%s'", fmt);
+		die(RC_HOST, "%s: bad format '%s'", __func__, fmt);
 	s = xmalloc(n + 1);
 	va_start(ap, fmt);
 	vsnprintf(s, n + 1, fmt, ap);

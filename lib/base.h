@@ -19,6 +19,17 @@
 #define RC_HOST		70	/* internal or host error: a tool, memory, I/O */
 #define RC_INTR		130	/* interrupted; a rerun resumes */
 
+/*
+ * The kernel's spellings, as tools/include/linux/compiler.h has them
+ * (checkpatch warns on these two definitions, as it would on the kernel's).
+ */
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
+#ifndef __noreturn
+#define __noreturn __attribute__((noreturn))
+#endif
+
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
@@ -27,8 +38,8 @@
 extern const char *prog_name;
 
 void die(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+	__printf(2, 3) __noreturn;
+void warnx(const char *fmt, ...) __printf(1, 2);
 void vwarnx(const char *fmt, va_list ap);
 
 /* Allocation that cannot fail: out of memory exits with RC_HOST. */
@@ -37,7 +48,7 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xasprintf(const char *fmt, ...) __printf(1, 2);
 
 /* A growable string, always NUL-terminated. */
 struct sb {
@@ -52,7 +63,7 @@ void sb_add(struct sb *s, const char *str);
 void sb_addn(struct sb *s, const char *str, size_t n);
 void sb_addc(struct sb *s, char c);
 void sb_addf(struct sb *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 /*
  * Append TEXT as a paragraph wrapped at WIDTH columns; the first line
  * starts with FIRST, the others with REST.  Long words are kept whole.

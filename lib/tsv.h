@@ -14,6 +14,8 @@
 
 #include <stdio.h>
 
+#include "base.h"
+
 enum {
 	TSV_EMPTY_OK = 1,	/* empty fields are allowed */
 	TSV_TORN_OK = 2,	/* a torn last row is skipped with a warning */
@@ -46,7 +48,7 @@ int tsv_next(struct tsv *t);
 void tsv_close(struct tsv *t);
 /* "PATH:LINE: message" on stderr. */
 void tsv_error(const struct tsv *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 /* Field COL as a number in [MIN, MAX]; -1 and a message when it is not. */
 int tsv_long(const struct tsv *t, int col, long min, long max, long *out);
 /*
