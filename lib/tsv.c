@@ -126,24 +126,29 @@ int tsv_open(struct tsv *t, const char *path, int flags)
 	return 0;
 }
 
-int tsv_col(const struct tsv *t, const char *name)
+/* The index of column NAME in HEAD, or -1 (said, naming PATH, if given). */
+static int head_col(char *const *head, int ncols, const char *name,
+		    const char *path)
 {
 	int i;
 
-	for (i = 0; i < t->ncols; i++)
-		if (!strcmp(t->head[i], name))
+	for (i = 0; i < ncols; i++)
+		if (!strcmp(head[i], name))
 			return i;
+	if (path)
+		fprintf(stderr, "%s: %s:1: no column '%s' in the header\n",
+			prog_name, path, name);
 	return -1;
+}
+
+int tsv_col(const struct tsv *t, const char *name)
+{
+	return head_col(t->head, t->ncols, name, NULL);
 }
 
 int tsv_need(const struct tsv *t, const char *name)
 {
-	int i = tsv_col(t, name);
-
-	if (i < 0)
-		fprintf(stderr, "%s: %s:1: no column '%s' in the header\n",
-			prog_name, t->path, name);
-	return i;
+	return head_col(t->head, t->ncols, name, t->path);
 }
 
 int tsv_expect(const struct tsv *t, const char *const *cols, int ncols)
@@ -286,22 +291,12 @@ int tsv_load(struct tsv_table *tab, const char *path, int flags)
 
 int tsv_table_col(const struct tsv_table *tab, const char *name)
 {
-	int i;
-
-	for (i = 0; i < tab->ncols; i++)
-		if (!strcmp(tab->head[i], name))
-			return i;
-	return -1;
+	return head_col(tab->head, tab->ncols, name, NULL);
 }
 
 int tsv_table_need(const struct tsv_table *tab, const char *name)
 {
-	int i = tsv_table_col(tab, name);
-
-	if (i < 0)
-		fprintf(stderr, "%s: %s:1: no column '%s' in the header\n",
-			prog_name, tab->path, name);
-	return i;
+	return head_col(tab->head, tab->ncols, name, tab->path);
 }
 
 void tsv_table_free(struct tsv_table *tab)
