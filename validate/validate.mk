@@ -43,3 +43,22 @@ bench-validate: validate/validate qemu-boot/boot candidates/candidates cocci/men
 	@test -f "$(CAND_DIR)/candidates.tsv" || \
 		$(MAKE) --no-print-directory candidates SCOPE="$(BENCH_VALIDATE_SCOPE)"
 	sh validate/bench-validate.sh "$(TREE)" "$(WORK)" "$(CAND_DIR)/candidates.tsv"
+
+# make cover-plan CANDIDATES=FILE: the build-need resolver.  For the file
+# of each ro_after_init candidate, the config symbols that compile it, and
+# whether olddefconfig keeps them on top of the wide profile's .config:
+# WORK/cover/plan.tsv and WORK/cover/cover.config.  Seconds, no build.
+PROGRAMS += validate/cover-plan
+COVER_DIR ?= $(WORK)/cover
+
+validate/cover-plan: validate/cover-plan.c $(LIB)
+	$(CC) $(CFLAGS) -o $@ validate/cover-plan.c $(LIB)
+
+.PHONY: cover-plan
+cover-plan: validate/cover-plan
+	@test -n "$(CANDIDATES)" || \
+		{ echo "make cover-plan: set CANDIDATES=FILE (a candidates TSV)" >&2; exit 64; }
+	@out=$$(sh qemu-boot/build-kernel.sh --config-only wide "$(TREE)" "$(WORK)") && \
+	dir=$$(echo "$$out" | tail -n 1) && \
+	validate/cover-plan --candidates "$(CANDIDATES)" --tree "$(TREE)" \
+		--config "$$dir/.config" --out "$(COVER_DIR)"
