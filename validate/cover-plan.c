@@ -547,7 +547,8 @@ static void need_file(const char *file, struct need *out)
 		}
 		free(anc);
 	}
-	if (!out->found && (inc = includer(file))) {
+	inc = out->found ? NULL : includer(file);
+	if (inc) {
 		struct need c;
 
 		need_file(inc, &c);
@@ -807,6 +808,22 @@ static void run(char **argv)
 		    argv[1] ? argv[1] : "", status);
 }
 
+/* make olddefconfig in SCRATCH, a build directory of the tree. */
+static void olddefconfig(const char *scratch)
+{
+	char *argv[7];
+
+	argv[0] = "make";
+	argv[1] = "-s";
+	argv[2] = "-C";
+	argv[3] = (char *)tree;
+	argv[4] = xasprintf("O=%s", scratch);
+	argv[5] = "olddefconfig";
+	argv[6] = NULL;
+	run(argv);
+	free(argv[4]);
+}
+
 /* ---- main ---------------------------------------------------------- */
 
 enum state { S_BUILDABLE, S_OTHER_ARCH, S_UNMET };
@@ -822,22 +839,19 @@ struct file {
 	char *detail;
 };
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-		"usage: cover-plan --candidates FILE --tree TREE --config BASE_CONFIG --out DIR\n"
-		"\n"
-		"For the file of each ro_after_init row of FILE (candidates.tsv), find\n"
-		"the config symbols that compile it (its obj-$(CONFIG_X) line, composite\n"
-		"objects, the directory chain), enable them in a copy of BASE_CONFIG in\n"
-		"DIR/kconfig with TREE's scripts/config (tristate =m, bool =y), resolve\n"
-		"with make olddefconfig, and check which stuck.  Writes DIR/plan.tsv\n"
-		"(file symbols state detail; FORMATS.md) and DIR/cover.config (the\n"
-		"symbols the buildable files add to BASE_CONFIG), and prints a summary.\n"
-		"Nothing is written inside TREE.\n"
-		"\n"
-		"Exit: 0 done, 64 usage, 65 bad candidates or tree, 70 a tool or I/O.\n");
-}
+static const char usage_text[] =
+	"usage: cover-plan --candidates FILE --tree TREE --config BASE_CONFIG --out DIR\n"
+	"\n"
+	"For the file of each ro_after_init row of FILE (candidates.tsv), find\n"
+	"the config symbols that compile it (its obj-$(CONFIG_X) line, composite\n"
+	"objects, the directory chain), enable them in a copy of BASE_CONFIG in\n"
+	"DIR/kconfig with TREE's scripts/config (tristate =m, bool =y), resolve\n"
+	"with make olddefconfig, and check which stuck.  Writes DIR/plan.tsv\n"
+	"(file symbols state detail; FORMATS.md) and DIR/cover.config (the\n"
+	"symbols the buildable files add to BASE_CONFIG), and prints a summary.\n"
+	"Nothing is written inside TREE.\n"
+	"\n"
+	"Exit: 0 done, 64 usage, 65 bad candidates or tree, 70 a tool or I/O.\n";
 
 static const char *const classes[] = {
 	"ro_after_init", "const", "rejected", "already", "skip",
@@ -935,16 +949,28 @@ int main(int argc, char **argv)
 	prog_name = "cover-plan";
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': cand = optarg; break;
-		case 't': tree = optarg; break;
-		case 'b': base = optarg; break;
-		case 'o': out = optarg; break;
-		case 'h': usage(stdout); return RC_OK;
-		default: usage(stderr); return RC_USAGE;
+		case 'c':
+			cand = optarg;
+			break;
+		case 't':
+			tree = optarg;
+			break;
+		case 'b':
+			base = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return RC_OK;
+		default:
+			fputs(usage_text, stderr);
+			return RC_USAGE;
 		}
 	}
 	if (optind < argc || !cand || !tree || !base || !out) {
-		usage(stderr);
+		fputs(usage_text, stderr);
 		return RC_USAGE;
 	}
 	p = tree_file("scripts/config");
@@ -1007,15 +1033,7 @@ int main(int argc, char **argv)
 		run(args);
 	free(args[0]);
 	free(args);
-	{
-		char *margv[] = {
-			"make", "-s", "-C", (char *)tree,
-			xasprintf("O=%s", scratch), "olddefconfig", NULL,
-		};
-
-		run(margv);
-		free(margv[4]);
-	}
+	olddefconfig(scratch);
 	load_config(cfg, 1);
 
 	/* The plan. */
