@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-cover-plan.sh - validate/cover-plan, the build-need resolver (issue
+# 16, part 1), on the real tree: one file of each kind, resolved on top of
+# x86_64_defconfig made in a scratch directory.  The tree must not change.
+# Seconds: two Kconfig runs, no kernel build.
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$here/.." && pwd)
+WORK=${WORK:-$HOME/.cache/ro-campaign}
+TREE=${TREE:-$WORK/linux}
+st=$WORK/test-cover-plan
+bin=$here/cover-plan
+. "$top/qemu-boot/tests/tap.sh"
+
+[ -x "$bin" ] || make -C "$top" -s validate/cover-plan ||
+	{ not_ok "build validate/cover-plan" "make failed"; finish; }
+[ -f "$TREE/Kbuild" ] || { not_ok "a kernel tree" "no $TREE (make setup)"; finish; }
+rm -rf "$st"
+mkdir -p "$st/base" "$st/out"
+
+tree_state() {
+	git -C "$TREE" status --porcelain --ignored
+	git -C "$TREE" rev-parse HEAD
+}
+tree_state > "$st/tree.before"
+
+# The base .config: x86_64_defconfig in a build directory of our own.
+if ! make -s -C "$TREE" O="$st/base" x86_64_defconfig > "$st/base.log" 2>&1; then
+	not_ok "x86_64_defconfig in a scratch directory" "$(tail -n 3 "$st/base.log")"
+	finish
+fi
+
+# (a) built by the base; (b) a modular driver the base leaves out;
+# (c) a member of a composite object, dccp-$(CONFIG_IP_DCCP_CCID3) +=
+# ccids/ccid3.o, in the parent directory's Makefile; (d) another arch;
+# (e) a driver whose symbol depends on a powerpc platform.  Each file is
+# named twice (two variables): one plan row each.
+tab=$(printf '\t')
+{
+	echo "file${tab}line${tab}name${tab}storage${tab}class${tab}confidence${tab}reason${tab}evidence"
+	for f in kernel/fork.c drivers/char/applicom.c net/dccp/ccids/ccid3.c \
+		arch/arm/kernel/setup.c drivers/tty/hvc/hvc_vio.c kernel/fork.c; do
+		echo "$f${tab}10${tab}v${tab}static${tab}ro_after_init${tab}high${tab}r${tab}-"
+	done
+	echo "mm/slub.c${tab}10${tab}w${tab}static${tab}const${tab}-${tab}r${tab}-"
+} > "$st/cand.tsv"
+
+start=$(date +%s)
+"$bin" --candidates "$st/cand.tsv" --tree "$TREE" --config "$st/base/.config" \
+	--out "$st/out" > "$st/stdout" 2> "$st/stderr"
+rc=$?
+secs=$(( $(date +%s) - start ))
+check "cover-plan exits 0 (took ${secs} s)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || sed 's/^/# /' "$st/stderr"
+
+plan=$st/out/plan.tsv
+# field FILE COLUMN: that column of FILE's row in the plan
+field() {
+	awk -F '\t' -v f="$1" -v c="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["file"] == f { print $col[c] }' "$plan"
+}
+# expect FILE COLUMN VALUE
+expect() {
+	got=$(field "$1" "$2")
+	why="$1: $2 is '$got', not '$3'"
+	[ "$got" = "$3" ]
+}
+# expect_has FILE COLUMN TEXT
+expect_has() {
+	got=$(field "$1" "$2")
+	why="$1: $2 '$got' lacks '$3'"
+	case $got in *"$3"*) return 0 ;; esac
+	return 1
+}
+
+check "the header" [ "$(head -n 1 "$plan")" = "file${tab}symbols${tab}state${tab}detail" ]
+check "one row per ro_after_init file" [ "$(wc -l < "$plan")" -eq 6 ]
+check "(a) kernel/fork.c: obj-y, buildable" \
+	expect kernel/fork.c symbols -
+check "(a) kernel/fork.c: state" expect kernel/fork.c state buildable
+check "(b) applicom.c: its symbol" \
+	expect drivers/char/applicom.c symbols CONFIG_APPLICOM
+check "(b) applicom.c: buildable" \
+	expect drivers/char/applicom.c state buildable
+check "(b) applicom.c: tristate goes in as =m" \
+	expect drivers/char/applicom.c detail "adds CONFIG_APPLICOM=m"
+check "(c) ccid3.c: the composite's symbols and the directory chain" \
+	expect net/dccp/ccids/ccid3.c symbols \
+	CONFIG_NET,CONFIG_IP_DCCP,CONFIG_IP_DCCP_CCID3
+check "(c) ccid3.c: buildable" expect net/dccp/ccids/ccid3.c state buildable
+check "(c) ccid3.c: tristate =m, bool =y" \
+	expect net/dccp/ccids/ccid3.c detail \
+	"adds CONFIG_IP_DCCP=m,CONFIG_IP_DCCP_CCID3=y"
+check "(d) arch/arm: other-arch" expect arch/arm/kernel/setup.c state other-arch
+check "(d) arch/arm: names the arch" expect arch/arm/kernel/setup.c detail arm
+check "(e) hvc_vio.c: unmet" expect drivers/tty/hvc/hvc_vio.c state unmet
+check "(e) hvc_vio.c: names the symbol that did not stick" \
+	expect_has drivers/tty/hvc/hvc_vio.c detail "CONFIG_HVC_CONSOLE did not stick"
+check "(e) hvc_vio.c: and its depends on line" \
+	expect_has drivers/tty/hvc/hvc_vio.c detail \
+	"drivers/tty/hvc/Kconfig:14: depends on PPC_PSERIES"
+
+frag=$st/out/cover.config
+check "the fragment: the symbols the buildable files add" \
+	[ "$(sort "$frag" | tr '\n' ' ')" = "CONFIG_APPLICOM=m CONFIG_IP_DCCP=m CONFIG_IP_DCCP_CCID3=y " ]
+check "the summary line" \
+	[ "$(cat "$st/stdout")" = "cover-plan: 5 files: 3 buildable, 1 other-arch, 1 unmet; fragment 3 symbols" ]
+check "the fragment stuck in the scratch .config" \
+	grep -qx CONFIG_APPLICOM=m "$st/out/kconfig/.config"
+
+tree_state > "$st/tree.after"
+check "the tree is unchanged" cmp -s "$st/tree.before" "$st/tree.after"
+
+# Bad input: no file column is bad data (65), named, nothing written.
+printf 'path\tclass\nkernel/fork.c\tro_after_init\n' > "$st/nofile.tsv"
+rm -rf "$st/out2"
+"$bin" --candidates "$st/nofile.tsv" --tree "$TREE" \
+	--config "$st/base/.config" --out "$st/out2" 2> "$st/err2"
+rc=$?
+check "no file column: exit 65 (got $rc)" [ $rc -eq 65 ]
+check "no file column: the message names the file and column" \
+	grep -q "nofile.tsv:1: .*file" "$st/err2"
+check "no file column: nothing written" [ ! -e "$st/out2" ]
+# A path outside the tree is bad data too.
+printf 'file\tclass\n../etc/passwd\tro_after_init\n' > "$st/abs.tsv"
+"$bin" --candidates "$st/abs.tsv" --tree "$TREE" \
+	--config "$st/base/.config" --out "$st/out2" 2> "$st/err3"
+rc=$?
+check "a path with ..: exit 65 (got $rc)" [ $rc -eq 65 ]
+"$bin" --candidates "$st/cand.tsv" > /dev/null 2>&1
+rc=$?
+check "missing options: exit 64 (got $rc)" [ $rc -eq 64 ]
+
+finish
