@@ -44,6 +44,8 @@ struct sym {
 	char base;		/* value in the base .config: y, m, or 0 */
 	char now;		/* value after olddefconfig */
 	int need;		/* wanted by a buildable-so-far file */
+	uint32_t sel[8];	/* symbols that select it */
+	size_t nsel;
 };
 
 static struct strtab names;
@@ -297,6 +299,8 @@ static void parse_makefile(struct mkdir *m, const char *rel)
 			w = subst(v, "$(BITS)", "64");
 			free(v);
 			v = w;
+			if (!strncmp(v, "$(obj)/", 6))
+				memmove(v, v + 6, strlen(v + 6) + 1);
 			r.vals = xrealloc(r.vals, (r.nvals + 1) * sizeof(char *));
 			r.vals[r.nvals++] = v;
 		}
@@ -380,6 +384,8 @@ static void need_free(struct need *n)
 }
 
 static void need_dir(const char *dir, struct need *out, int depth);
+static void need_member(const char *dir, const char *name, struct need *out,
+			int depth);
 
 /* Prefer the resolution found, then the one with fewest symbols to add. */
 static void need_pick(struct need *best, struct need *cand)
@@ -395,6 +401,27 @@ static void need_pick(struct need *best, struct need *cand)
 		return;
 	}
 	need_free(cand);
+}
+
+/*
+ * Which symbols compile the composite BASE of DIR: its object (foo-y is
+ * linked into foo.o), or a list that names it (i915-y += $(gem-y)).
+ */
+static void need_composite(const char *dir, const char *base,
+			   struct need *out, int depth)
+{
+	static const char *const forms[] = { "%s.o", "$(%s-y)", "$(%s-objs)" };
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < ARRAY_SIZE(forms); i++) {
+		char *name = xasprintf(forms[i], base);
+		struct need c;
+
+		need_member(dir, name, &c, depth);
+		need_pick(out, &c);
+		free(name);
+	}
 }
 
 /* Which symbols compile member NAME ("f.o", "sub/f.o", "dir/") of DIR. */
@@ -419,14 +446,10 @@ static void need_member(const char *dir, const char *name, struct need *out,
 				break;
 		if (j == r->nvals)
 			continue;
-		if (is_link_base(r->base)) {
+		if (is_link_base(r->base))
 			need_dir(dir, &c, depth + 1);
-		} else {
-			char *obj = xasprintf("%s.o", r->base);
-
-			need_member(dir, obj, &c, depth + 1);
-			free(obj);
-		}
+		else
+			need_composite(dir, r->base, &c, depth + 1);
 		if (c.found)
 			need_add(&c, r->sym, r->nsym);
 		need_pick(out, &c);
@@ -680,6 +703,17 @@ static void parse_kconfig(const char *rel)
 			cur = STR_NONE;
 			continue;
 		}
+		if (y && !strncmp(s, "select ", 7)) {
+			char *e = skip_ws(s + 7), *sp = strpbrk(e, " \t");
+			uint32_t id;
+
+			if (sp)
+				*sp = '\0';
+			id = sym_id(e);	/* may move syms[] */
+			if (syms[id].nsel < ARRAY_SIZE(syms[id].sel))
+				syms[id].sel[syms[id].nsel++] = cur;
+			continue;
+		}
 		if (!strncmp(s, "depends on", 10)) {
 			const char *e = skip_ws(s + 10);
 
@@ -773,6 +807,45 @@ static void load_config(const char *path, int now)
 			syms[id].base = eq[1];
 	}
 	free(text);
+}
+
+/* Where a symbol is defined: its Kconfig file, without the line. */
+static int same_kconfig(const struct sym *a, const struct sym *b)
+{
+	const char *ca = strrchr(a->where, ':'), *cb = strrchr(b->where, ':');
+
+	return ca - a->where == cb - b->where &&
+	       !strncmp(a->where, b->where, ca - a->where);
+}
+
+/*
+ * A symbol without a prompt cannot be set; only a select turns it on.
+ * For each such symbol N needs that the base lacks, add one symbol that
+ * selects it: one with a prompt, not of another arch, preferably from
+ * the same Kconfig file.
+ */
+static void add_selectors(struct need *n)
+{
+	size_t i, j, k = n->nsym;
+
+	for (i = 0; i < k; i++) {
+		const struct sym *y = &syms[n->sym[i]];
+		uint32_t best = STR_NONE;
+
+		if (y->prompt || y->base || !y->where)
+			continue;
+		for (j = 0; j < y->nsel; j++) {
+			const struct sym *s = &syms[y->sel[j]];
+
+			if (!s->prompt || s->other_arch || !s->where)
+				continue;
+			if (best == STR_NONE ||
+			    (same_kconfig(s, y) && !same_kconfig(&syms[best], y)))
+				best = y->sel[j];
+		}
+		if (best != STR_NONE)
+			need_add(n, &best, 1);
+	}
 }
 
 /* ---- the tools ----------------------------------------------------- */
@@ -998,12 +1071,19 @@ int main(int argc, char **argv)
 			f->detail = xasprintf("%s is not in the tree", f->path);
 			continue;
 		}
+		if (strlen(f->path) > 2 &&
+		    !strcmp(f->path + strlen(f->path) - 2, ".h")) {
+			f->state = S_UNMET;
+			f->detail = xstrdup("a header: no object of its own; it is compiled where it is included");
+			continue;
+		}
 		need_file(f->path, &f->need);
 		if (!f->need.found) {
 			f->state = S_UNMET;
 			f->detail = xstrdup(f->need.why);
 			continue;
 		}
+		add_selectors(&f->need);
 		for (j = 0; j < f->need.nsym; j++)
 			syms[f->need.sym[j]].need = 1;
 	}
@@ -1042,18 +1122,20 @@ int main(int argc, char **argv)
 	for (i = 0; i < nfiles; i++) {
 		struct file *f = &files[i];
 
-		for (j = 0; f->need.found && j < f->need.nsym; j++) {
-			struct sym *y = &syms[f->need.sym[j]];
+		/* Name a symbol with a prompt first: a select follows it. */
+		for (j = 0; f->need.found && j < 2 * f->need.nsym; j++) {
+			uint32_t id = f->need.sym[j % f->need.nsym];
+			struct sym *y = &syms[id];
 
-			if (y->now)
+			if (y->now || (j < f->need.nsym && !y->prompt))
 				continue;
 			f->state = S_UNMET;
 			if (!y->where)
 				f->detail = xasprintf("CONFIG_%s did not stick: no Kconfig defines it",
-						      names.strs[f->need.sym[j]]);
+						      names.strs[id]);
 			else
 				f->detail = xasprintf("CONFIG_%s did not stick: %s: %s%s",
-						      names.strs[f->need.sym[j]],
+						      names.strs[id],
 						      y->where,
 						      y->depends ? y->depends :
 						      "no depends on",
