@@ -35,13 +35,17 @@ fi
 # (a) built by the base; (b) a modular driver the base leaves out;
 # (c) a member of a composite object, dccp-$(CONFIG_IP_DCCP_CCID3) +=
 # ccids/ccid3.o, in the parent directory's Makefile; (d) another arch;
-# (e) a driver whose symbol depends on a powerpc platform.  Each file is
-# named twice (two variables): one plan row each.
+# (e) a driver whose symbol depends on a powerpc platform; (f) a member
+# of a composite that another list names, ip_vs-objs += $(ip_vs_proto-objs-y);
+# (g) a driver whose symbol has no prompt, so a symbol that selects it
+# goes in.  A file named twice (two variables) has one plan row.
 tab=$(printf '\t')
 {
 	echo "file${tab}line${tab}name${tab}storage${tab}class${tab}confidence${tab}reason${tab}evidence"
 	for f in kernel/fork.c drivers/char/applicom.c net/dccp/ccids/ccid3.c \
-		arch/arm/kernel/setup.c drivers/tty/hvc/hvc_vio.c kernel/fork.c; do
+		arch/arm/kernel/setup.c drivers/tty/hvc/hvc_vio.c kernel/fork.c \
+		net/netfilter/ipvs/ip_vs_proto_sctp.c \
+		drivers/net/wireless/realtek/rtw88/coex.c; do
 		echo "$f${tab}10${tab}v${tab}static${tab}ro_after_init${tab}high${tab}r${tab}-"
 	done
 	echo "mm/slub.c${tab}10${tab}w${tab}static${tab}const${tab}-${tab}r${tab}-"
@@ -77,7 +81,7 @@ expect_has() {
 }
 
 check "the header" [ "$(head -n 1 "$plan")" = "file${tab}symbols${tab}state${tab}detail" ]
-check "one row per ro_after_init file" [ "$(wc -l < "$plan")" -eq 6 ]
+check "one row per ro_after_init file" [ "$(wc -l < "$plan")" -eq 8 ]
 check "(a) kernel/fork.c: obj-y, buildable" \
 	expect kernel/fork.c symbols -
 check "(a) kernel/fork.c: state" expect kernel/fork.c state buildable
@@ -102,12 +106,22 @@ check "(e) hvc_vio.c: names the symbol that did not stick" \
 check "(e) hvc_vio.c: and its depends on line" \
 	expect_has drivers/tty/hvc/hvc_vio.c detail \
 	"drivers/tty/hvc/Kconfig:14: depends on PPC_PSERIES"
+check "(f) ip_vs_proto_sctp.c: the list that names the composite" \
+	expect net/netfilter/ipvs/ip_vs_proto_sctp.c symbols \
+	CONFIG_NET,CONFIG_NETFILTER,CONFIG_IP_VS,CONFIG_IP_VS_PROTO_SCTP
+check "(f) ip_vs_proto_sctp.c: buildable" \
+	expect net/netfilter/ipvs/ip_vs_proto_sctp.c state buildable
+check "(g) rtw88/coex.c: a selector of the promptless RTW88_CORE" \
+	expect drivers/net/wireless/realtek/rtw88/coex.c symbols \
+	CONFIG_WLAN,CONFIG_WLAN_VENDOR_REALTEK,CONFIG_RTW88,CONFIG_RTW88_CORE,CONFIG_RTW88_8822BE
+check "(g) rtw88/coex.c: buildable" \
+	expect drivers/net/wireless/realtek/rtw88/coex.c state buildable
 
 frag=$st/out/cover.config
 check "the fragment: the symbols the buildable files add" \
-	[ "$(sort "$frag" | tr '\n' ' ')" = "CONFIG_APPLICOM=m CONFIG_IP_DCCP=m CONFIG_IP_DCCP_CCID3=y " ]
+	[ "$(LC_ALL=C sort "$frag" | tr '\n' ' ')" = "CONFIG_APPLICOM=m CONFIG_IP_DCCP=m CONFIG_IP_DCCP_CCID3=y CONFIG_IP_VS=m CONFIG_IP_VS_PROTO_SCTP=y CONFIG_RTW88=m CONFIG_RTW88_8822BE=m CONFIG_RTW88_CORE=m " ]
 check "the summary line" \
-	[ "$(cat "$st/stdout")" = "cover-plan: 5 files: 3 buildable, 1 other-arch, 1 unmet; fragment 3 symbols" ]
+	[ "$(cat "$st/stdout")" = "cover-plan: 7 files: 5 buildable, 1 other-arch, 1 unmet; fragment 8 symbols" ]
 check "the fragment stuck in the scratch .config" \
 	grep -qx CONFIG_APPLICOM=m "$st/out/kconfig/.config"
 
