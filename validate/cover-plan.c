@@ -39,6 +39,7 @@ struct sym {
 	enum sym_type type;
 	int other_arch;		/* defined only under arch/OTHER so far */
 	int prompt;		/* the primary definition has a prompt */
+	int choice;		/* a member of a choice */
 	char *where;		/* FILE:LINE of the primary definition */
 	char *depends;		/* its depends on / if / menu lines, or NULL */
 	char base;		/* value in the base .config: y, m, or 0 */
@@ -669,7 +670,10 @@ static void parse_kconfig(const char *rel)
 			y->other_arch = other;
 			y->type = T_UNKNOWN;
 			y->prompt = 0;
+			y->choice = 0;
 			sb_init(&dep);
+			for (i = 0; i < nst; i++)
+				y->choice |= kind[i] == 'c';
 			for (i = 0; i < nst; i++)
 				if (stack[i])
 					sb_addf(&dep, "%s%s %s",
@@ -1104,7 +1108,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < names.n; i++) {
 		struct sym *y = &syms[i];
 
-		if (!y->need || y->base)
+		/* A choice member would change the base's choice: leave it. */
+		if (!y->need || y->base || y->choice)
 			continue;
 		args[nargs++] = y->type == T_TRISTATE ? "--module" : "--enable";
 		args[nargs++] = names.strs[i];
@@ -1133,6 +1138,9 @@ int main(int argc, char **argv)
 			if (!y->where)
 				f->detail = xasprintf("CONFIG_%s did not stick: no Kconfig defines it",
 						      names.strs[id]);
+			else if (y->choice)
+				f->detail = xasprintf("CONFIG_%s is not set: %s: a member of a choice, and the base chose another",
+						      names.strs[id], y->where);
 			else
 				f->detail = xasprintf("CONFIG_%s did not stick: %s: %s%s",
 						      names.strs[id],
