@@ -30,6 +30,7 @@
 
 #define ARCH "x86"
 #define MAX_DEPTH 16
+#define CONFIG_BATCH 100	/* symbols per scripts/config call */
 
 /* ---- symbols: Kconfig facts and .config values ---------------------- */
 
@@ -1101,7 +1102,11 @@ int main(int argc, char **argv)
 	if (!text || write_file_atomic(cfg, text, len) < 0)
 		die(RC_HOST, "%s: %s", text ? cfg : base, strerror(errno));
 	free(text);
-	args = xcalloc(names.n * 2 + 8, sizeof(char *));
+	/*
+	 * scripts/config shifts through its arguments, so its time grows with
+	 * their square: call it for CONFIG_BATCH symbols at a time.
+	 */
+	args = xcalloc(2 * CONFIG_BATCH + 8, sizeof(char *));
 	args[nargs++] = tree_file("scripts/config");
 	args[nargs++] = "--file";
 	args[nargs++] = cfg;
@@ -1113,7 +1118,13 @@ int main(int argc, char **argv)
 			continue;
 		args[nargs++] = y->type == T_TRISTATE ? "--module" : "--enable";
 		args[nargs++] = names.strs[i];
+		if (nargs >= 3 + 2 * CONFIG_BATCH) {
+			args[nargs] = NULL;
+			run(args);
+			nargs = 3;
+		}
 	}
+	args[nargs] = NULL;
 	if (nargs > 3)
 		run(args);
 	free(args[0]);
