@@ -94,12 +94,56 @@ if ! configured; then
 fi
 [ $config_only -eq 1 ] && { echo "$out"; exit 0; }
 
-echo "build-kernel: building $profile with -j$jobs" >&2
+# count_objects [-newer FILE]: the .o files of the build directory.
+count_objects() {
+	find "$out" -name '*.o' "$@" 2>/dev/null | wc -l
+}
+
+fmt_secs() {
+	echo "$(($1 / 60))m$(printf '%02d' $(($1 % 60)))s"
+}
+
+# progress START TODO: every 30 s while the build runs, the objects
+# compiled so far, out of TODO (the object count of the last complete
+# build less what is already there; 0 when unknown), and the ETA.
+progress() {
+	# sleep gets no descriptor of ours, so killing the loop lets a
+	# caller that reads our output see its end at once.
+	while sleep 30 </dev/null >/dev/null 2>&1; do
+		done_n=$(count_objects -newer "$out/.ro-campaign-start")
+		el=$(($(date +%s) - $1))
+		if [ "$2" -gt 0 ] && [ "$done_n" -gt 0 ] && [ "$done_n" -lt "$2" ]; then
+			eta=$((el * ($2 - done_n) / done_n))
+			echo "build-kernel: $profile: $done_n/$2 objects, $(fmt_secs $el) elapsed, ETA $(fmt_secs $eta)" >&2
+		else
+			echo "build-kernel: $profile: $done_n objects compiled, $(fmt_secs $el) elapsed" >&2
+		fi
+	done
+}
+
+have=$(count_objects)
+total=$(cat "$out/.ro-campaign-objects" 2>/dev/null || echo 0)
+case $total in '' | *[!0-9]*) total=0 ;; esac
+todo=0
+[ "$total" -gt "$have" ] && todo=$((total - have))
+if [ "$total" -gt 0 ]; then
+	echo "build-kernel: building $profile with -j$jobs ($have objects there, $total after the last complete build)" >&2
+else
+	echo "build-kernel: building $profile with -j$jobs ($have objects there)" >&2
+fi
 start=$(date +%s)
-kmake -j"$jobs" bzImage modules >"$out/build.log" 2>&1 || {
+touch "$out/.ro-campaign-start"
+progress "$start" "$todo" >/dev/null 9>&- &
+progress_pid=$!
+rc=0
+kmake -j"$jobs" bzImage modules >"$out/build.log" 2>&1 || rc=$?
+kill "$progress_pid" 2>/dev/null || true
+wait "$progress_pid" 2>/dev/null || true
+[ $rc -eq 0 ] || {
 	grep -E 'error|Error' "$out/build.log" | head -20 >&2
 	die 1 "kernel build failed, full log in $out/build.log"
 }
+count_objects >"$out/.ro-campaign-objects"
 res=$out/ro-campaign
 rm -rf "$res.new"
 mkdir -p "$res.new"
