@@ -211,14 +211,20 @@ static char *rule_base(const char *lhs)
 /* The symbol an ifdef/ifeq line requires, or STR_NONE. */
 static uint32_t cond_sym(const char *line)
 {
-	uint32_t id[1];
+	char *s = xstrdup(line), *p, *q;
+	uint32_t id[1], ret = STR_NONE;
 
-	if (!strncmp(line, "ifdef", 5) ||
-	    (!strncmp(line, "ifeq", 4) && strstr(line, "),y)")) ||
-	    (!strncmp(line, "ifneq", 5) && strstr(line, "),)")))
-		if (config_syms(line, id, 0, 1) == 1)
-			return id[0];
-	return STR_NONE;
+	for (p = q = s; *p; p++)	/* ifeq ($(CONFIG_X), y) */
+		if (*p != ' ' && *p != '\t')
+			*q++ = *p;
+	*q = '\0';
+	if (!strncmp(s, "ifdef", 5) ||
+	    (!strncmp(s, "ifeq", 4) && strstr(s, "),y)")) ||
+	    (!strncmp(s, "ifneq", 5) && strstr(s, "),)")))
+		if (config_syms(s, id, 0, 1) == 1)
+			ret = id[0];
+	free(s);
+	return ret;
 }
 
 static void parse_makefile(struct mkdir *m, const char *rel)
@@ -290,6 +296,12 @@ static void parse_makefile(struct mkdir *m, const char *rel)
 			continue;
 		}
 		r.nsym = config_syms(lhs, r.sym, 0, MAX_SYMS);
+		if (!r.nsym && strchr(lhs, '$')) {
+			/* acpi-$(ACPI_FUTURE_USAGE): not a config symbol */
+			free(lhs);
+			free(r.base);
+			continue;
+		}
 		free(lhs);
 		for (i = 0; i < (size_t)nif; i++)
 			if (ifs[i] != STR_NONE && r.nsym < MAX_SYMS)
