@@ -45,6 +45,7 @@ help:
 	@echo "  make facts          the spatch facts of SCOPE into FACTS"
 	@echo "  make candidates     run the finder on SCOPE (default: the whole tree)"
 	@echo "  make validate       boot-validate CANDIDATES=FILE in PROFILE"
+	@echo "  make cover-plan     the config symbols that compile CANDIDATES=FILE (seconds)"
 	@echo "  make queue          turn a validation journal into patch series"
 	@echo "  make bench          run the benchmarks, figures go to WORK/bench/results.tsv"
 	@echo "  make clean          remove built programs from the repository"

@@ -51,8 +51,10 @@ bench-validate: validate/validate qemu-boot/boot candidates/candidates cocci/men
 PROGRAMS += validate/cover-plan
 COVER_DIR ?= $(WORK)/cover
 
-validate/cover-plan: validate/cover-plan.c $(LIB)
-	$(CC) $(CFLAGS) -o $@ validate/cover-plan.c $(LIB)
+COVER_SRCS := $(addprefix validate/,cover-plan.c cover-kbuild.c cover-kconfig.c)
+
+validate/cover-plan: $(COVER_SRCS) validate/cover.h $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(COVER_SRCS) $(LIB)
 
 .PHONY: cover-plan
 cover-plan: validate/cover-plan
