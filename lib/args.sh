@@ -33,3 +33,8 @@ tree_path() {
 	esac
 	return 0
 }
+
+# fmt_time SECONDS: "4m05s", for progress lines
+fmt_time() {
+	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+}

@@ -99,10 +99,6 @@ count_objects() {
 	find "$out" -name '*.o' "$@" 2>/dev/null | wc -l
 }
 
-fmt_secs() {
-	echo "$(($1 / 60))m$(printf '%02d' $(($1 % 60)))s"
-}
-
 # progress START TODO: every 30 s while the build runs, the objects
 # compiled so far, out of TODO (the object count of the last complete
 # build less what is already there; 0 when unknown), and the ETA.
@@ -114,9 +110,9 @@ progress() {
 		el=$(($(date +%s) - $1))
 		if [ "$2" -gt 0 ] && [ "$done_n" -gt 0 ] && [ "$done_n" -lt "$2" ]; then
 			eta=$((el * ($2 - done_n) / done_n))
-			echo "build-kernel: $profile: $done_n/$2 objects, $(fmt_secs $el) elapsed, ETA $(fmt_secs $eta)" >&2
+			echo "build-kernel: $profile: $done_n/$2 objects, $(fmt_time $el) elapsed, ETA $(fmt_time $eta)" >&2
 		else
-			echo "build-kernel: $profile: $done_n objects compiled, $(fmt_secs $el) elapsed" >&2
+			echo "build-kernel: $profile: $done_n objects compiled, $(fmt_time $el) elapsed" >&2
 		fi
 	done
 }
