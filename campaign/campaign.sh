@@ -89,25 +89,21 @@ case $batch in
 '') ;;
 0* | *[!0-9]*) usage_error "--batch must be a positive number, not '$batch'" ;;
 esac
-for d in $scope; do
-	case $d in
-	/*) usage_error "--scope entry '$d' is absolute: give paths relative to TREE" ;;
-	*[!A-Za-z0-9._/+-]*)
-		usage_error "--scope entry '$d' has a character other than letters, digits and . _ - + /" ;;
-	-*) usage_error "--scope entry '$d' starts with '-'" ;;
-	esac
-	case /$d/ in
-	*//* | */./* | */../*)
-		usage_error "--scope entry '$d' has an empty, '.' or '..' component" ;;
-	esac
-done
-jobs=${JOBS:-$(nproc)}
-case $jobs in 0* | '' | *[!0-9]*) usage_error "JOBS must be a positive number, not '$jobs'" ;; esac
-
 root=$(cd "$(dirname "$0")/.." && pwd)
 prog_name=campaign
 . "$root/lib/args.sh"
 . "$root/lib/tsv.sh"
+for d in $scope; do
+	case $d in
+	*[!A-Za-z0-9._/+-]*)
+		usage_error "--scope entry '$d' has a character other than letters, digits and . _ - + /" ;;
+	esac
+	tree_path "$d" ||
+		usage_error "--scope entry '$d' is not a path relative to TREE (absolute, starting with '-', or with an empty, '.' or '..' component)"
+done
+jobs=${JOBS:-$(nproc)}
+case $jobs in 0* | '' | *[!0-9]*) usage_error "JOBS must be a positive number, not '$jobs'" ;; esac
+
 for p in candidates/candidates validate/validate campaign/report \
 	 patches/queue qemu-boot/boot; do
 	[ -x "$root/$p" ] || die 70 "$p is not built (run make programs)"
@@ -131,8 +127,6 @@ vtree=${VTREE:-$work/vtree}
 times=$cdir/times.tsv
 printf 'stage\tseconds\tstatus\n' >"$times"
 t_start=$(date +%s)
-
-fmt_time() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
 # need_cols FILE NAME...: exit 65 naming FILE unless it has each column
 need_cols() {
