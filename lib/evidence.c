@@ -40,25 +40,41 @@ bad:
 	return -1;
 }
 
-int ev_writers_parse(const char *s, struct ev_writer **out)
+/* The "...(+N more)" item that ends a cut list: N, or -1 if it is not one. */
+static long more_item(const char *s)
+{
+	long v;
+	int len = 0;
+
+	if (sscanf(s, "...(+%ld more)%n", &v, &len) != 1 || s[len] || v < 1)
+		return -1;
+	return v;
+}
+
+int ev_writers_parse(const char *s, struct ev_writer **out, long *more)
 {
 	int n = 0, cap = 0;
 	struct ev_writer *w = NULL;
 
 	*out = NULL;
+	*more = 0;
 	if (!strcmp(s, "-") || !*s)
 		return 0;
 	while (*s) {
 		size_t len = strcspn(s, ";");
 
+		if (!strncmp(s, "...(+", 5) && !s[len]) {
+			*more = more_item(s);
+			if (*more < 0)
+				goto bad;
+			break;
+		}
 		if (n == cap) {
 			cap = cap ? cap * 2 : 8;
 			w = xrealloc(w, cap * sizeof(*w));
 		}
-		if (writer_parse(s, len, &w[n])) {
-			ev_writers_free(w, n);
-			return -1;
-		}
+		if (writer_parse(s, len, &w[n]))
+			goto bad;
 		n++;
 		s += len;
 		if (*s == ';')
@@ -66,29 +82,10 @@ int ev_writers_parse(const char *s, struct ev_writer **out)
 	}
 	*out = w;
 	return n;
-}
-
-int ev_writers_parse_more(const char *s, struct ev_writer **out, long *more)
-{
-	const char *last = strrchr(s, ';');
-	char *head;
-	long v;
-	int n, len = 0;
-
+bad:
+	ev_writers_free(w, n);
 	*more = 0;
-	last = last ? last + 1 : s;
-	if (strncmp(last, "...(+", 5))
-		return ev_writers_parse(s, out);
-	if (sscanf(last, "...(+%ld more)%n", &v, &len) != 1 ||
-	    last[len] || v < 1) {
-		*out = NULL;
-		return -1;
-	}
-	*more = v;
-	head = xstrndup(s, last > s ? (size_t)(last - s - 1) : 0);
-	n = ev_writers_parse(head, out);
-	free(head);
-	return n;
+	return -1;
 }
 
 void ev_writers_free(struct ev_writer *w, int n)

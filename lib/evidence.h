@@ -29,13 +29,10 @@ struct ev_writer {
 /*
  * Parse a writers list into *out (count returned); -1 when an item does
  * not have the FILE:LINE:FUNC:FORM shape ("-" alone is an empty list).
+ * The last item may be "...(+N more)" (the finder lists at most 64
+ * writers): *MORE gets N, or 0 when there is no such item.
  */
-int ev_writers_parse(const char *s, struct ev_writer **out);
-/*
- * The same, where the last item may be "...(+N more)" (the finder lists at
- * most 64 writers): *MORE gets N, or 0 when there is no such item.
- */
-int ev_writers_parse_more(const char *s, struct ev_writer **out, long *more);
+int ev_writers_parse(const char *s, struct ev_writer **out, long *more);
 void ev_writers_free(struct ev_writer *w, int n);
 void ev_writer_print(struct sb *s, const struct ev_writer *w);
 

@@ -235,7 +235,7 @@ static void take_cand(struct var *v, char **r, unsigned long line,
 	v->conf = r[cc->conf];
 	check_quotable(o->candidates, line, "reason", v->reason);
 	check_quotable(o->candidates, line, "confidence", v->conf);
-	v->nw = ev_writers_parse_more(r[cc->evidence], &v->w, &v->more);
+	v->nw = ev_writers_parse(r[cc->evidence], &v->w, &v->more);
 	if (v->nw < 0)
 		die(RC_DATA, "%s:%lu: column 'evidence': '%s' is not a list of writers FILE:LINE:FUNC:FORM;...",
 		    o->candidates, line, r[cc->evidence]);

@@ -66,9 +66,10 @@ static int cmd_writers(const char *s)
 {
 	struct ev_writer *w;
 	struct sb out;
+	long more;
 	int n, i;
 
-	n = ev_writers_parse(s, &w);
+	n = ev_writers_parse(s, &w, &more);
 	if (n < 0) {
 		printf("bad\n");
 		return RC_DATA;
@@ -79,6 +80,8 @@ static int cmd_writers(const char *s)
 			sb_addc(&out, ';');
 		ev_writer_print(&out, &w[i]);
 	}
+	if (more)
+		sb_addf(&out, ";...(+%ld more)", more);
 	printf("%d %s\n", n, out.buf);
 	sb_free(&out);
 	ev_writers_free(w, n);

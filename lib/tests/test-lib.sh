@@ -115,6 +115,11 @@ expect "writers parse" 0 "$bin" writers "$w"
 	not_ok "writers print back as they were read" "$(cat "$t/out")"
 expect "a writer without a line number is refused" 65 "$bin" writers "kernel/a.c:foo:assign"
 expect "'-' is an empty writer list" 0 "$bin" writers "-"
+expect "a cut list ends with ...(+N more)" 0 "$bin" writers "$w;...(+3 more)"
+[ "$(cat "$t/out")" = "2 $w;...(+3 more)" ] && ok "... and N is kept" ||
+	not_ok "... and N is kept" "$(cat "$t/out")"
+expect "a malformed ...(+N more) is refused" 65 "$bin" writers "$w;...(+x more)"
+expect "...(+N more) anywhere but last is refused" 65 "$bin" writers "...(+3 more);$w"
 expect "journal items parse" 0 "$bin" items "built=kernel/a.o,vmlinux; booted=warn,default; exercised=suspend-s3,cpu-hotplug"
 [ "$(cat "$t/out")" = "[built|kernel/a.o,vmlinux][booted|warn,default][exercised|suspend-s3,cpu-hotplug]" ] &&
 	ok "... into key=value items" || not_ok "... into key=value items" "$(cat "$t/out")"
