@@ -204,11 +204,11 @@ static char *header_line(void)
 	return s.buf;
 }
 
-void journal_open(struct journal *j, const char *path)
+void journal_open(struct journal *j, const char *path, struct jrows *rows)
 {
 	char *head = header_line(), *buf;
 	size_t len, keep, hlen = strlen(head);
-	struct jrows rows;
+	struct jrows read = { NULL, 0 };
 
 	j->path = xstrdup(path);
 	buf = read_file(path, &len);
@@ -218,11 +218,13 @@ void journal_open(struct journal *j, const char *path)
 	if (buf && len && (len < hlen || memcmp(buf, head, hlen)))
 		die(RC_DATA, "%s:1: not a validation journal: the first line must be the header '%.*s' (refusing to change the file)",
 		    path, (int)hlen - 1, head);
-	if (buf && len && journal_read(path, &rows))
+	if (buf && len && journal_read(path, &read))
 		die(RC_DATA, "%s: not a valid journal (see above); it was not changed",
 		    path);
-	if (buf && len)
-		journal_rows_free(&rows);
+	if (rows)
+		*rows = read;
+	else
+		journal_rows_free(&read);
 	j->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (j->fd < 0)
 		die(RC_HOST, "%s: %s", path, strerror(errno));

@@ -72,9 +72,11 @@ struct journal {
  * Open PATH for appending: a missing or empty file gets the header; an
  * existing file must start with the header (checked before anything is
  * changed), and its torn last row is cut off only after that.  Dies with
- * RC_DATA for a file that is not a journal, RC_HOST on I/O errors.
+ * RC_DATA for a file that is not a journal, RC_HOST on I/O errors.  ROWS,
+ * unless NULL, gets the rows it read (none for a new journal), so a
+ * caller that resumes need not read the file again.
  */
-void journal_open(struct journal *j, const char *path);
+void journal_open(struct journal *j, const char *path, struct jrows *rows);
 /* Append one row (fsync'ed); the evidence must be one line. */
 void journal_append(struct journal *j, const struct jrow *r);
 void journal_close(struct journal *j);

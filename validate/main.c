@@ -238,7 +238,7 @@ static void check_input(struct ctx *x, struct opts *o, struct cands *c)
 	if (dirty || x->extra_patch || !head_is_commit(x))
 		reset_tree(x);
 	cands_check_tree(o->cands, c, x->tree);
-	journal_open(&x->j, o->journal);
+	journal_open(&x->j, o->journal, &x->jrows);
 }
 
 static void write_stats(struct ctx *x, int decided)
@@ -278,7 +278,7 @@ int main(int argc, char **argv)
 
 	check_input(&x, &o, &c);
 	setup_hashes(&x);
-	done = resume(&x, o.journal);
+	done = resume(&x);
 	count_verdicts(&x);
 	fprintf(stderr,
 		"validate: %d conversions (profile %s, config %s, core %s): %d decided before, journal %s\n",

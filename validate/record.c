@@ -57,28 +57,25 @@ static int find_cand(const struct cands *c, const int *index,
 }
 
 /*
- * Mark the candidates that the journal (opened by main(), which refuses a
- * file that is not a journal) decided for the current hashes.  Returns
- * how many candidates are decided.
+ * Mark the candidates that the journal decided for the current hashes,
+ * from the rows journal_open() read (it refuses a file that is not a
+ * journal).  Returns how many candidates are decided.
  */
-int resume(struct ctx *x, const char *journal_path)
+int resume(struct ctx *x)
 {
 	struct cands *c = x->c;
-	struct jrows rows;
+	struct jrows *rows = &x->jrows;
 	int *index, i, k, done = 0;
 	size_t r;
 
-	if (journal_read(journal_path, &rows))
-		die(RC_DATA, "%s: not a valid journal (see above)",
-		    journal_path);
 	index = xmalloc((c->n + 1) * sizeof(*index));
 	for (i = 0; i < c->n; i++)
 		index[i] = i;
 	sort_c = c;
 	qsort(index, c->n, sizeof(*index), cmp_cand);
-	journal_final(&rows, x->config_hash, x->core_hash);
-	for (r = 0; r < rows.n; r++) {
-		const struct jrow *row = &rows.v[r];
+	journal_final(rows, x->config_hash, x->core_hash);
+	for (r = 0; r < rows->n; r++) {
+		const struct jrow *row = &rows->v[r];
 
 		k = find_cand(c, index, row);
 		if (k < 0)
@@ -87,7 +84,7 @@ int resume(struct ctx *x, const char *journal_path)
 		free(c->v[k].evidence);
 		c->v[k].evidence = xstrdup(row->evidence);
 	}
-	journal_rows_free(&rows);
+	journal_rows_free(rows);
 	free(index);
 	for (i = 0; i < c->n; i++)
 		done += c->v[i].verdict != V_UNDECIDED;

@@ -64,6 +64,7 @@ struct ctx {
 	enum mode first_mode;	/* M_DEFAULT when the kernel has no warn mode */
 	struct cands *c;
 	struct journal j;
+	struct jrows jrows;	/* what journal_open() read, for resume() */
 	char **msg;		/* per candidate: why it failed alone */
 	char *not_found;	/* per candidate: annotate.sh found no definition */
 	unsigned long long built_sig;
@@ -94,7 +95,7 @@ void cands_check_tree(const char *path, const struct cands *c,
 		      const char *tree);
 
 /* record.c */
-int resume(struct ctx *x, const char *journal_path);
+int resume(struct ctx *x);
 void record(struct ctx *x, struct cand *cd, const char *batch, enum verdict v,
 	    const char *evidence);
 

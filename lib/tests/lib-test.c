@@ -56,7 +56,7 @@ static int cmd_append(const char *path, const char *var)
 		.config_hash = "c", .core_hash = "k",
 	};
 
-	journal_open(&j, path);
+	journal_open(&j, path, NULL);
 	journal_append(&j, &r);
 	journal_close(&j);
 	return RC_OK;
