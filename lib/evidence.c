@@ -192,3 +192,51 @@ char *ev_one_line(const char *s, size_t max)
 	}
 	return d;
 }
+
+const char *const ev_level_names[EV_LEVEL_NR] = {
+	[EV_LEVEL_NONE] = "-",
+	[EV_LEVEL_EXERCISED] = "exercised",
+	[EV_LEVEL_MODULE_CYCLED] = "module-cycled",
+	[EV_LEVEL_BUILT] = "built",
+};
+
+const char *ev_level_name(enum ev_level l)
+{
+	return l < EV_LEVEL_NR ? ev_level_names[l] : "-";
+}
+
+/* built=OBJECT,IMAGE: IMAGE is vmlinux (not a module's .ko). */
+static int in_vmlinux(const char *built)
+{
+	const char *comma = strrchr(built, ',');
+
+	return comma && comma != built && !strcmp(comma + 1, "vmlinux");
+}
+
+enum ev_level ev_level(const char *verdict, const char *evidence)
+{
+	struct ev_item *it;
+	int n, i, cycled = 0, vmlinux = 0, booted = 0;
+
+	if (strcmp(verdict, "accepted"))
+		return EV_LEVEL_NONE;
+	n = ev_items_parse(evidence, &it);
+	for (i = 0; i < n; i++) {
+		const char *val = it[i].value;
+
+		if (!val || !*val)
+			continue;
+		if (!strcmp(it[i].key, "cycled"))
+			cycled = 1;
+		else if (!strcmp(it[i].key, "booted"))
+			booted = 1;
+		else if (!strcmp(it[i].key, "built"))
+			vmlinux = in_vmlinux(val);
+	}
+	ev_items_free(it, n);
+	if (cycled)
+		return EV_LEVEL_MODULE_CYCLED;
+	if (vmlinux && booted)
+		return EV_LEVEL_EXERCISED;
+	return EV_LEVEL_BUILT;
+}

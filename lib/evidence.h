@@ -8,7 +8,8 @@
  *
  * Journal evidence (journal.tsv "evidence"): one line of items joined by
  * "; ".  An accepted row has key=value items (built=OBJ,IMAGE;
- * booted=MODES; exercised=NAMES).  Any other row starts with its stage,
+ * booted=MODES; exercised=NAMES; for a module, cycled=MOD or
+ * not-cycled=MOD: REASON).  Any other row starts with its stage,
  * "STAGE: free text" (annotate, build, section, not-built, violation,
  * oops, boot, ...).
  */
@@ -50,6 +51,27 @@ void ev_items_free(struct ev_item *it, int n);
  * the evidence does not start with a stage.
  */
 int ev_stage(const char *evidence, char *buf, size_t len);
+/*
+ * The evidence level of a journal row (FORMATS.md, journal "level"), a
+ * pure function of its verdict and evidence: an accepted row with a
+ * cycled=MOD item is module-cycled; one with built=OBJECT,vmlinux and a
+ * booted= item is exercised; any other accepted row is built; a row of
+ * any other verdict has no level ("-").
+ */
+enum ev_level {
+	EV_LEVEL_NONE,
+	EV_LEVEL_EXERCISED,
+	EV_LEVEL_MODULE_CYCLED,
+	EV_LEVEL_BUILT,
+	EV_LEVEL_NR
+};
+
+/* "-", "exercised", "module-cycled", "built", by enum ev_level. */
+extern const char *const ev_level_names[EV_LEVEL_NR];
+/* VERDICT is the journal's word: "accepted", "rejected", "not-built". */
+enum ev_level ev_level(const char *verdict, const char *evidence);
+const char *ev_level_name(enum ev_level l);
+
 /*
  * Print text as one journal field: TABs, newlines and other control
  * characters become single spaces, at most MAX bytes, "-" when empty.

@@ -16,8 +16,18 @@
 
 const char *const journal_cols[JOURNAL_NCOLS] = {
 	"time", "variable", "file", "line", "batch", "verdict", "evidence",
+	"level", "config_hash", "core_hash",
+};
+
+/* The header before the level column: read, and migrated on open. */
+#define OLD_NCOLS 9
+static const char *const old_cols[OLD_NCOLS] = {
+	"time", "variable", "file", "line", "batch", "verdict", "evidence",
 	"config_hash", "core_hash",
 };
+
+#define C_EVIDENCE 6
+#define C_LEVEL 7
 
 static const char *const verdict_names[] = {
 	[V_UNDECIDED] = "undecided",
@@ -42,7 +52,8 @@ enum verdict verdict_parse(const char *s)
 	return V_UNDECIDED;
 }
 
-static int parse_row(struct tsv *t, struct jrow *r)
+/* An old journal's row has no level: its hashes come one column earlier. */
+static int parse_row(struct tsv *t, struct jrow *r, int old)
 {
 	/* Only decisions are journaled: undecided and skipped never are. */
 	static const char *const journaled[] = {
@@ -51,7 +62,7 @@ static int parse_row(struct tsv *t, struct jrow *r)
 		[V_NOTBUILT] = "not-built",
 	};
 	char **f = t->field;
-	int v;
+	int v, l, h = old ? C_LEVEL : C_LEVEL + 1;
 
 	memset(r, 0, sizeof(*r));
 	if (tsv_path(t, 2) || tsv_ident(t, 1) ||
@@ -60,29 +71,55 @@ static int parse_row(struct tsv *t, struct jrow *r)
 	v = tsv_enum(t, 5, journaled, ARRAY_SIZE(journaled));
 	if (v < 0)
 		return -1;
+	r->level = ev_level(verdict_names[v], f[C_EVIDENCE]);
+	if (!old) {
+		l = tsv_enum(t, C_LEVEL, ev_level_names, EV_LEVEL_NR);
+		if (l < 0)
+			return -1;
+		if (l != (int)r->level) {
+			tsv_error(t, "column 'level': '%s', but a %s row with this evidence is '%s'",
+				  f[C_LEVEL], verdict_names[v],
+				  ev_level_name(r->level));
+			return -1;
+		}
+	}
 	r->time = xstrdup(f[0]);
 	r->variable = xstrdup(f[1]);
 	r->file = xstrdup(f[2]);
 	r->batch = xstrdup(f[4]);
 	r->verdict = v;
-	r->evidence = xstrdup(f[6]);
-	r->config_hash = xstrdup(f[7]);
-	r->core_hash = xstrdup(f[8]);
+	r->evidence = xstrdup(f[C_EVIDENCE]);
+	r->config_hash = xstrdup(f[h]);
+	r->core_hash = xstrdup(f[h + 1]);
 	r->lineno = t->lineno;
 	return 0;
+}
+
+/* 1 if T's header is the one before the level column. */
+static int old_header(const struct tsv *t)
+{
+	int i;
+
+	if (t->ncols != OLD_NCOLS)
+		return 0;
+	for (i = 0; i < OLD_NCOLS; i++)
+		if (strcmp(t->head[i], old_cols[i]))
+			return 0;
+	return 1;
 }
 
 int journal_read(const char *path, struct jrows *rows)
 {
 	struct tsv t;
 	size_t cap = 0;
-	int rc;
+	int rc, old;
 
 	rows->v = NULL;
 	rows->n = 0;
 	if (tsv_open(&t, path, TSV_TORN_OK))
 		return -1;
-	if (tsv_expect(&t, journal_cols, JOURNAL_NCOLS)) {
+	old = old_header(&t);
+	if (!old && tsv_expect(&t, journal_cols, JOURNAL_NCOLS)) {
 		tsv_close(&t);
 		return -1;
 	}
@@ -91,7 +128,7 @@ int journal_read(const char *path, struct jrows *rows)
 			cap = cap ? cap * 2 : 64;
 			rows->v = xrealloc(rows->v, cap * sizeof(*rows->v));
 		}
-		if (parse_row(&t, &rows->v[rows->n])) {
+		if (parse_row(&t, &rows->v[rows->n], old)) {
 			rc = -1;
 			break;
 		}
@@ -192,52 +229,112 @@ void journal_rows_free(struct jrows *rows)
 	rows->n = 0;
 }
 
-static char *header_line(void)
+static char *header_line(const char *const *cols, int ncols)
 {
 	struct sb s;
 	int i;
 
 	sb_init(&s);
-	for (i = 0; i < JOURNAL_NCOLS; i++)
-		sb_addf(&s, "%s%c", journal_cols[i],
-			i + 1 < JOURNAL_NCOLS ? '\t' : '\n');
+	for (i = 0; i < ncols; i++)
+		sb_addf(&s, "%s%c", cols[i], i + 1 < ncols ? '\t' : '\n');
 	return s.buf;
+}
+
+/* BUF, LEN bytes, starts with the line HEAD. */
+static int starts_with(const char *buf, size_t len, const char *head)
+{
+	size_t n = strlen(head);
+
+	return len >= n && !memcmp(buf, head, n);
+}
+
+/*
+ * An old journal BUF (LEN bytes of complete rows that journal_read()
+ * read well) under the header HEAD, each row with its level inserted
+ * after the evidence, its other bytes as they were.
+ */
+static struct sb migrated(const char *buf, size_t len, const char *head)
+{
+	const char *p = memchr(buf, '\n', len), *end = buf + len, *nl;
+	struct sb s;
+
+	sb_init(&s);
+	sb_add(&s, head);
+	for (p++; p < end; p = nl + 1) {
+		const char *f[OLD_NCOLS], *q;
+		char *verdict, *evidence;
+		int k = 0;
+
+		nl = memchr(p, '\n', end - p);
+		f[0] = p;
+		for (q = p; q < nl; q++)
+			if (*q == '\t' && ++k < OLD_NCOLS)
+				f[k] = q + 1;
+		if (k != OLD_NCOLS - 1)
+			die(RC_HOST, "internal: a journal row of %d fields to migrate",
+			    k + 1);
+		verdict = xstrndup(f[5], f[6] - 1 - f[5]);
+		evidence = xstrndup(f[C_EVIDENCE], f[7] - 1 - f[C_EVIDENCE]);
+		sb_addn(&s, p, f[7] - p);
+		sb_add(&s, ev_level_name(ev_level(verdict, evidence)));
+		sb_addc(&s, '\t');
+		sb_addn(&s, f[7], nl + 1 - f[7]);
+		free(verdict);
+		free(evidence);
+	}
+	return s;
 }
 
 void journal_open(struct journal *j, const char *path, struct jrows *rows)
 {
-	char *head = header_line(), *buf;
+	char *head = header_line(journal_cols, JOURNAL_NCOLS), *buf;
+	char *ohead = header_line(old_cols, OLD_NCOLS);
 	size_t len, keep, hlen = strlen(head);
 	struct jrows read = { NULL, 0 };
+	size_t nread;
+	int old;
 
 	j->path = xstrdup(path);
 	buf = read_file(path, &len);
 	if (!buf && errno != ENOENT)
 		die(RC_HOST, "%s: %s", path, strerror(errno));
 	/* Check what the file is before changing a byte of it. */
-	if (buf && len && (len < hlen || memcmp(buf, head, hlen)))
+	old = buf && starts_with(buf, len, ohead);
+	if (buf && len && !old && !starts_with(buf, len, head))
 		die(RC_DATA, "%s:1: not a validation journal: the first line must be the header '%.*s' (refusing to change the file)",
 		    path, (int)hlen - 1, head);
 	if (buf && len && journal_read(path, &read))
 		die(RC_DATA, "%s: not a valid journal (see above); it was not changed",
 		    path);
+	nread = read.n;
 	if (rows)
 		*rows = read;
 	else
 		journal_rows_free(&read);
-	j->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (j->fd < 0)
-		die(RC_HOST, "%s: %s", path, strerror(errno));
 	keep = len;
 	while (buf && keep && buf[keep - 1] != '\n')
 		keep--;
-	if (buf && keep != len) {
+	if (buf && keep != len)
 		warnx("%s: cutting off a torn last row (%zu bytes): it was never a verdict",
 		      path, len - keep);
-		if (ftruncate(j->fd, keep))
-			die(RC_HOST, "%s: ftruncate: %s", path,
-			    strerror(errno));
+	if (old) {
+		/* Every complete row, with its level: a new file, renamed. */
+		struct sb s = migrated(buf, keep, head);
+
+		if (write_file_atomic(path, s.buf, s.len))
+			die(RC_HOST, "%s: cannot migrate it to the level column: %s",
+			    path, strerror(errno));
+		warnx("%s: added the level column to its %zu rows (it had the old 9-column header)",
+		      path, nread);
+		free(buf);
+		buf = s.buf;
+		len = keep = s.len;
 	}
+	j->fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (j->fd < 0)
+		die(RC_HOST, "%s: %s", path, strerror(errno));
+	if (buf && keep != len && ftruncate(j->fd, keep))
+		die(RC_HOST, "%s: ftruncate: %s", path, strerror(errno));
 	if (!buf || !len) {
 		if (write_all(j->fd, head, hlen) || fsync(j->fd))
 			die(RC_HOST, "%s: write: %s", path, strerror(errno));
@@ -245,19 +342,22 @@ void journal_open(struct journal *j, const char *path, struct jrows *rows)
 	}
 	free(buf);
 	free(head);
+	free(ohead);
 }
 
 void journal_append(struct journal *j, const struct jrow *r)
 {
 	char *row;
+	enum ev_level level;
 
 	if (!is_one_line(r->evidence) || !is_one_line(r->batch))
 		die(RC_HOST, "internal: journal row for %s has a control character",
 		    r->variable);
-	row = xasprintf("%s\t%s\t%s\t%ld\t%s\t%s\t%s\t%s\t%s\n", r->time,
+	level = ev_level(verdict_name(r->verdict), r->evidence);
+	row = xasprintf("%s\t%s\t%s\t%ld\t%s\t%s\t%s\t%s\t%s\t%s\n", r->time,
 			r->variable, r->file, r->line, r->batch,
-			verdict_name(r->verdict), r->evidence, r->config_hash,
-			r->core_hash);
+			verdict_name(r->verdict), r->evidence,
+			ev_level_name(level), r->config_hash, r->core_hash);
 	if (write_all(j->fd, row, strlen(row)) || fsync(j->fd))
 		die(RC_HOST, "%s: write: %s", j->path, strerror(errno));
 	free(row);

@@ -46,19 +46,36 @@ static int cmd_final(const char *path)
 	return RC_OK;
 }
 
-static int cmd_append(const char *path, const char *var)
+static int cmd_append(const char *path, const char *var, const char *ev)
 {
 	struct journal j;
 	struct jrow r = {
 		.time = "2026-01-01T00:00:00Z", .variable = (char *)var,
 		.file = "kernel/x.c", .line = 3, .batch = "b1",
-		.verdict = V_ACCEPTED, .evidence = "built=kernel/x.o,vmlinux",
+		.verdict = V_ACCEPTED, .evidence = (char *)ev,
+		.level = EV_LEVEL_MODULE_CYCLED,	/* wrong: the writer ignores it */
 		.config_hash = "c", .core_hash = "k",
 	};
 
 	journal_open(&j, path, NULL);
 	journal_append(&j, &r);
 	journal_close(&j);
+	return RC_OK;
+}
+
+/* Every row, not only the final ones: the level and the hashes. */
+static int cmd_levels(const char *path)
+{
+	struct jrows rows;
+	size_t i;
+
+	if (journal_read(path, &rows))
+		return RC_DATA;
+	for (i = 0; i < rows.n; i++)
+		printf("%s %s %s %s %lu\n", rows.v[i].variable,
+		       ev_level_name(rows.v[i].level), rows.v[i].config_hash,
+		       rows.v[i].core_hash, rows.v[i].lineno);
+	journal_rows_free(&rows);
 	return RC_OK;
 }
 
@@ -114,7 +131,15 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "final"))
 		return cmd_final(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "append"))
-		return cmd_append(argv[2], argv[3]);
+		return cmd_append(argv[2], argv[3], "built=kernel/x.o,vmlinux");
+	if (argc == 5 && !strcmp(argv[1], "append"))
+		return cmd_append(argv[2], argv[3], argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "levels"))
+		return cmd_levels(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "level")) {
+		printf("%s\n", ev_level_name(ev_level(argv[2], argv[3])));
+		return RC_OK;
+	}
 	if (argc == 3 && !strcmp(argv[1], "writers"))
 		return cmd_writers(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "items"))
@@ -132,6 +157,6 @@ int main(int argc, char **argv)
 		printf("%s\n", ev_one_line(argv[2], 900));
 		return RC_OK;
 	}
-	fprintf(stderr, "usage: lib-test tsv FILE COL | final FILE | append FILE VAR | writers S | items S | path S | ident S | long S | oneline S\n");
+	fprintf(stderr, "usage: lib-test tsv FILE COL | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | writers S | items S | path S | ident S | long S | oneline S\n");
 	return RC_USAGE;
 }

@@ -3,8 +3,9 @@
 #
 # test-lib.sh - the base layer on real files: the strict TSV reader, the
 # journal (header check before any repair, torn rows, the final verdict
-# of each variable), the evidence grammar and the checks on paths, names
-# and numbers.  Runs in a second; no kernel.
+# of each variable, the level column and the migration of journals
+# without it), the evidence grammar and its levels, and the checks on
+# paths, names and numbers.  Runs in a second; no kernel.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -66,8 +67,17 @@ expect "an empty file is an error" 65 "$bin" tsv "$t/zero.tsv" name
 expect "a missing file is an error" 65 "$bin" tsv "$t/none.tsv" name
 
 # ---- the journal -------------------------------------------------------
-hdr="time${tab}variable${tab}file${tab}line${tab}batch${tab}verdict${tab}evidence${tab}config_hash${tab}core_hash"
-row() { printf '%s\t%s\t%s\t%s\tb\t%s\t%s\tc\tk\n' T "$1" "$2" "${5:-3}" "$3" "${4:-ev}"; }
+ohdr="time${tab}variable${tab}file${tab}line${tab}batch${tab}verdict${tab}evidence${tab}config_hash${tab}core_hash"
+hdr="time${tab}variable${tab}file${tab}line${tab}batch${tab}verdict${tab}evidence${tab}level${tab}config_hash${tab}core_hash"
+# row VARIABLE FILE VERDICT [EVIDENCE] [LINE]: a row of the current journal
+# (evidence "ev": an accepted row is only built); orow the same without
+# the level column, as journals were before it.
+row() {
+	_l=-
+	[ "$3" = accepted ] && _l=built
+	printf '%s\t%s\t%s\t%s\tb\t%s\t%s\t%s\tc\tk\n' T "$1" "$2" "${5:-3}" "$3" "${4:-ev}" "$_l"
+}
+orow() { printf '%s\t%s\t%s\t%s\tb\t%s\t%s\tc\tk\n' T "$1" "$2" "${5:-3}" "$3" "${4:-ev}"; }
 { echo "$hdr"; row x kernel/a.c rejected; row y kernel/a.c accepted; row x kernel/a.c accepted; row x kernel/b.c not-built; row x kernel/b.c accepted ev 9; } >"$t/j.tsv"
 expect "a journal is read" 0 "$bin" final "$t/j.tsv"
 [ "$(cat "$t/out")" = "$(printf 'kernel/a.c y accepted 3\nkernel/a.c x accepted 4\nkernel/b.c x not-built 5\nkernel/b.c x accepted 6')" ] &&
@@ -107,6 +117,100 @@ cmp -s "$t/readme" "$t/readme.orig" && ok "... and its last line is not cut off"
 cp "$t/jn.tsv" "$t/jn.orig"
 expect "a journal with a NUL byte is refused for appending" 65 "$bin" append "$t/jn.tsv" z
 cmp -s "$t/jn.tsv" "$t/jn.orig" && ok "... and left alone" || not_ok "... and left alone" "changed"
+
+# ---- evidence levels and the level column ------------------------------
+# level VERDICT EVIDENCE WANT
+level() {
+	got=$("$bin" level "$1" "$2")
+	[ "$got" = "$3" ] && ok "level of $1 '$2' is $3" ||
+		not_ok "level of $1 '$2' is $3" "got '$got'"
+}
+exv='built=kernel/a.o,vmlinux; booted=warn,default; exercised=boot,cpu-hotplug'
+level accepted "$exv" exercised
+level accepted 'built=kernel/a.o,vmlinux; booted=warn,default' exercised
+level accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=boot,modules; cycled=foo' module-cycled
+level accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=boot,modules; not-cycled=foo: init failed (No such device)' built
+level accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=boot' built
+level accepted 'built=kernel/a.o,vmlinux' built
+level accepted 'built=kernel/a.o,vmlinux; exercised=boot' built
+level accepted 'booted=warn,default; cycled=' built
+level rejected 'violation: written by foo_exit+0x1a/0x40 [foo]' -
+level rejected "$exv" -
+level not-built 'not-built: other-arch: arm64 (arch/arm64/kernel/a.c is under arch/arm64)' -
+
+# A journal of the current columns: a level that does not follow from the
+# verdict and the evidence, or is not a level, is refused.
+{ echo "$hdr"; printf 'T\tx\tkernel/a.c\t3\tb\taccepted\t%s\texercised\tc\tk\n' "$exv"; row y kernel/a.c rejected; } >"$t/lv.tsv"
+expect "a journal with the level column is read" 0 "$bin" levels "$t/lv.tsv"
+[ "$(cat "$t/out")" = "$(printf 'x exercised c k 2\ny - c k 3')" ] &&
+	ok "... its levels and hashes by column" || not_ok "... its levels and hashes by column" "$(cat "$t/out")"
+{ echo "$hdr"; printf 'T\tx\tkernel/a.c\t3\tb\taccepted\t%s\tbuilt\tc\tk\n' "$exv"; } >"$t/lw.tsv"
+expect "a level the evidence does not give is an error" 65 "$bin" levels "$t/lw.tsv"
+expect_out "... naming FILE:LINE and both levels" "lw.tsv:2: column 'level': 'built', but a accepted row with this evidence is 'exercised'"
+{ echo "$hdr"; printf 'T\tx\tkernel/a.c\t3\tb\taccepted\tev\tbooted\tc\tk\n'; } >"$t/lu.tsv"
+expect "an unknown level is an error" 65 "$bin" levels "$t/lu.tsv"
+expect_out "... naming the value" "unknown value 'booted'"
+
+# An old journal (9 columns, no level) is read, the level derived.
+{
+	echo "$ohdr"
+	orow x kernel/a.c accepted "$exv"
+	orow y kernel/a.c rejected "oops: written by y_store+0x4/0x10"
+	orow z drivers/x/foo.c accepted "built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=modules; cycled=foo"
+	orow w drivers/x/foo.c accepted "built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=modules; not-cycled=foo: init failed (No such device)"
+} >"$t/old.tsv"
+cp "$t/old.tsv" "$t/old.orig"
+expect "an old journal (no level column) is read" 0 "$bin" levels "$t/old.tsv"
+[ "$(cat "$t/out")" = "$(printf 'x exercised c k 2\ny - c k 3\nz module-cycled c k 4\nw built c k 5')" ] &&
+	ok "... the level derived, the hashes from their columns" ||
+	not_ok "... the level derived, the hashes from their columns" "$(cat "$t/out")"
+cmp -s "$t/old.tsv" "$t/old.orig" && ok "... and reading leaves it as it was" ||
+	not_ok "... and reading leaves it as it was" "changed"
+expect "final on an old journal" 0 "$bin" final "$t/old.tsv"
+[ "$(wc -l <"$t/out")" -eq 4 ] && ok "... gives its 4 variables" || not_ok "... gives its 4 variables" "$(cat "$t/out")"
+
+# strip FILE: FILE without its level column, as the old journal had it
+strip() { cut -f 1-7,9- "$1"; }
+expect "appending to an old journal migrates it" 0 "$bin" append "$t/old.tsv" v
+expect_out "... saying so" "added the level column to its 4 rows"
+[ "$(head -n 1 "$t/old.tsv")" = "$hdr" ] && ok "... the header has the level column" ||
+	not_ok "... the header has the level column" "$(head -n 1 "$t/old.tsv")"
+head -n 5 "$t/old.tsv" | strip /dev/stdin >"$t/old.stripped"
+{ echo "$ohdr"; tail -n +2 "$t/old.orig"; } | cmp -s - "$t/old.stripped" &&
+	ok "... every row byte for byte apart from the new column" ||
+	not_ok "... every row byte for byte apart from the new column" "$(diff "$t/old.orig" "$t/old.stripped" | head -n 4)"
+[ "$(cut -f 8 "$t/old.tsv" | tr '\n' ' ')" = "level exercised - module-cycled built built " ] &&
+	ok "... each level from its verdict and evidence, the appended row's too" ||
+	not_ok "... each level from its verdict and evidence, the appended row's too" "$(cut -f 8 "$t/old.tsv" | tr '\n' ' ')"
+[ ! -e "$t/old.tsv.tmp" ] && ok "... no FILE.tmp left behind" || not_ok "... no FILE.tmp left behind" "left"
+expect "the migrated journal is read" 0 "$bin" levels "$t/old.tsv"
+[ "$(wc -l <"$t/out")" -eq 5 ] && ok "... with all 5 rows" || not_ok "... with all 5 rows" "$(cat "$t/out")"
+cp "$t/old.tsv" "$t/mig.orig"
+expect "appending again" 0 "$bin" append "$t/old.tsv" u
+[ "$(head -n 6 "$t/old.tsv")" = "$(cat "$t/mig.orig")" ] && ! grep -q "added the level" "$t/out" &&
+	ok "... does not migrate a journal twice" || not_ok "... does not migrate a journal twice" "$(cat "$t/out")"
+
+# A torn last row through migration: cut off, the complete rows kept.
+{ cat "$t/old.orig"; printf 'T\tq\tkernel/a.c\t3\tb\taccepted\tbuilt=kernel/a.o,vm'; } >"$t/oldt.tsv"
+expect "an old journal with a torn last row is read" 0 "$bin" levels "$t/oldt.tsv"
+[ "$(grep -c " c k " "$t/out")" -eq 4 ] && ok "... without the torn row" || not_ok "... without the torn row" "$(cat "$t/out")"
+expect "appending to an old journal with a torn last row" 0 "$bin" append "$t/oldt.tsv" v
+expect_out "... cuts the torn row off" "cutting off a torn last row"
+head -n 5 "$t/oldt.tsv" | strip /dev/stdin | cmp -s - "$t/old.stripped" &&
+	[ "$(wc -l <"$t/oldt.tsv")" -eq 6 ] && [ "$(tail -n 1 "$t/oldt.tsv" | cut -f 2,8)" = "v${tab}built" ] &&
+	! grep -q "$(printf '\tq\t')" "$t/oldt.tsv" &&
+	ok "... migrates the complete rows, drops the torn one, appends after them" ||
+	not_ok "... migrates the complete rows, drops the torn one, appends after them" "$(cat "$t/oldt.tsv")"
+
+# An old journal with a bad row is refused before anything is changed.
+{ cat "$t/old.orig"; orow x kernel/a.c maybe; } >"$t/oldb.tsv"
+cp "$t/oldb.tsv" "$t/oldb.orig"
+expect "an old journal with a bad row is refused for appending" 65 "$bin" append "$t/oldb.tsv" z
+cmp -s "$t/oldb.tsv" "$t/oldb.orig" && ok "... and not migrated" || not_ok "... and not migrated" "changed"
+{ echo "$ohdr"; } >"$t/oldh.tsv"
+expect "an old journal with only its header" 0 "$bin" append "$t/oldh.tsv" z
+[ "$(head -n 1 "$t/oldh.tsv")" = "$hdr" ] && [ "$(wc -l <"$t/oldh.tsv")" -eq 2 ] &&
+	ok "... gets the new header and the row" || not_ok "... gets the new header and the row" "$(cat "$t/oldh.tsv")"
 
 # ---- evidence ----------------------------------------------------------
 w='kernel/a.c:12:foo_init:assign;kernel/b.c:7:-:addr'
