@@ -9,7 +9,7 @@ REPORT_SRCS := campaign/report.c campaign/report-read.c campaign/report-html.c \
 campaign/report: $(REPORT_SRCS) campaign/report.h $(LIB) $(LIB_HDRS)
 	$(CC) $(CFLAGS) -o $@ $(REPORT_SRCS) $(LIB) -lm
 
-# The main job: make campaign [SCOPE="DIR..."] [PROFILE=fast|wide]
+# The main job: make campaign [SCOPE="DIR..."] [PROFILE=fast|wide|cover]
 # [NAME=...]: find, validate, queue and report in WORK/campaign/NAME.
 # Without SCOPE it runs on a built-in scope the fast profile compiles.
 NAME ?= default

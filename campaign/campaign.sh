@@ -4,7 +4,7 @@
 # campaign.sh - a whole __ro_after_init campaign: find, validate, queue,
 # report.
 #
-# Usage: campaign.sh [--scope "PATH..."] [--profile fast|wide] [--name NAME]
+# Usage: campaign.sh [--scope "PATH..."] [--profile fast|wide|cover] [--name NAME]
 #                    [--batch N] TREE WORK
 #
 #   --scope    files and directories of TREE, separated by spaces (default
@@ -16,6 +16,12 @@
 #              starting with '.' or '-' (default "default")
 #   --batch    conversions per validation batch, passed to validate only
 #              when given (the default is validate's, lib/defaults.h)
+#   --profile  the kernel that validates: fast (tinyconfig-based), wide
+#              (x86_64_defconfig + kvm_guest) or cover: COVER_BASE (wide,
+#              or fast) plus the config symbols the candidates' files
+#              need (validate/cover-plan), tristates as modules, so that
+#              the guest cycles them; in waves of COVER_WAVE (500)
+#              candidates, each wave adding its symbols to the last one's
 #
 # Stages, in WORK/campaign/NAME:
 #   find      cocci/run-facts.sh over SCOPE (phase 2 adds the files that
@@ -33,7 +39,8 @@
 # at most the work in flight; run the same command again.
 # summary.txt and times.tsv hold the closing summary and stage times.
 # Every TSV file is read by column name (lib/tsv.sh, FORMATS.md).
-# Environment: VTREE (WORK/vtree), JOBS (number of cores).
+# Environment: VTREE (WORK/vtree), JOBS (number of cores), COVER_BASE,
+# COVER_WAVE (--profile cover).
 # Exit: 0 done, 1 a stage failed (named), 64 usage, 65 bad input data (a
 #   TREE that is not prepared, a scope entry missing from it, a TSV file
 #   without a needed column), 70 host error (programs not built, spatch
@@ -49,7 +56,7 @@ usage() {
 
 usage_error() {
 	echo "campaign: $*" >&2
-	echo "usage: campaign.sh [--scope \"PATH...\"] [--profile fast|wide] [--name NAME] [--batch N] TREE WORK (--help for more)" >&2
+	echo "usage: campaign.sh [--scope \"PATH...\"] [--profile fast|wide|cover] [--name NAME] [--batch N] TREE WORK (--help for more)" >&2
 	exit 64
 }
 
@@ -80,7 +87,13 @@ work=$2
 # after --, a TREE or WORK may start with "-": never let a tool take it for an option
 case $tree in -*) tree=./$tree ;; esac
 case $work in -*) work=./$work ;; esac
-case $profile in fast | wide) ;; *) usage_error "--profile must be fast or wide" ;; esac
+case $profile in fast | wide | cover) ;; *) usage_error "--profile must be fast, wide or cover" ;; esac
+cover_base=${COVER_BASE:-wide}
+cover_wave=${COVER_WAVE:-500}
+case $cover_base in fast | wide) ;; *) usage_error "COVER_BASE must be fast or wide, not '$cover_base'" ;; esac
+case $cover_wave in
+0* | '' | *[!0-9]*) usage_error "COVER_WAVE must be a positive number, not '$cover_wave'" ;;
+esac
 case $name in
 '' | [.-]* | *[!A-Za-z0-9._-]*)
 	usage_error "--name must be a plain name (letters, digits, . _ -, not starting with . or -)" ;;
@@ -104,7 +117,7 @@ done
 jobs=${JOBS:-$(nproc)}
 case $jobs in 0* | '' | *[!0-9]*) usage_error "JOBS must be a positive number, not '$jobs'" ;; esac
 
-for p in candidates/candidates validate/validate campaign/report \
+for p in candidates/candidates validate/validate validate/cover-plan campaign/report \
 	 patches/queue qemu-boot/boot; do
 	[ -x "$root/$p" ] || die 70 "$p is not built (run make programs)"
 done
@@ -140,7 +153,7 @@ need_cols() {
 # stamp_of FILE...: one hash of the settings and the named files
 stamp_of() {
 	{
-		echo "$scope|$profile|$batch|$(git -C "$tree" rev-parse refs/tags/core)"
+		echo "$scope|$profile|$batch|$cover_base|$cover_wave|$(git -C "$tree" rev-parse refs/tags/core)"
 		cat "$@" 2>/dev/null
 	} | sha1sum | cut -c1-16
 }
@@ -206,10 +219,50 @@ echo "campaign: find: $cands_line" >&2
 
 # ---- validate ------------------------------------------------------------
 
+# cover_waves VALIDATE-OPTION...: the cover profile, in waves of
+# COVER_WAVE candidates.  Wave K's fragment holds the symbols of waves 1
+# to K (validate/cover-plan over them, against the base profile's
+# .config), so each wave's build adds to the last one's objects and kbuild
+# compiles only what the new symbols gate.  The fragment and the plan of
+# each wave stay in cover/wave-K/, beside the journal; cover.config is the
+# last one.  validate journals wave K's candidates with the plan's reasons.
+cover_waves() {
+	_base=$(sh "$root/qemu-boot/build-kernel.sh" --config-only "$cover_base" \
+		"$vtree" "$work" | tail -n 1) || return $?
+	_n=$(tsv_awk "$cdir/scope.tsv" 'NR > 1 && $c_class == "ro_after_init" { n++ }
+		END { print n + 0 }') || return 70
+	_waves=$(( (_n + cover_wave - 1) / cover_wave ))
+	_k=1
+	while [ $_k -le $_waves ]; do
+		_wd=$cdir/cover/wave-$_k
+		mkdir -p "$_wd" || return 70
+		for _part in upto only; do
+			tsv_awk "$cdir/scope.tsv" 'NR == 1 { print; next }
+				$c_class != "ro_after_init" { next }
+				{ w = int(i++ / size) + 1 }
+				(part == "upto" && w <= k) || w == k { print }' \
+				-v size="$cover_wave" -v k="$_k" -v part="$_part" \
+				>"$_wd/$_part.tsv.tmp" &&
+				mv "$_wd/$_part.tsv.tmp" "$_wd/$_part.tsv" || return 70
+		done
+		echo "campaign: validate: cover wave $_k/$_waves ($(($(wc -l <"$_wd/only.tsv") - 1)) candidates, base $cover_base)" >&2
+		"$root/validate/cover-plan" --candidates "$_wd/upto.tsv" \
+			--tree "$vtree" --config "$_base/.config" --out "$_wd" ||
+			return $?
+		cp "$_wd/cover.config" "$cdir/cover.config.tmp" &&
+			mv "$cdir/cover.config.tmp" "$cdir/cover.config" || return 70
+		COVER_BASE=$cover_base COVER_FRAGMENT=$_wd/cover.config \
+			"$root/validate/validate" --candidates "$_wd/only.tsv" \
+			--cover-plan "$_wd/plan.tsv" "$@" || return $?
+		_k=$((_k + 1))
+	done
+}
+
 stage_begin 2 "validate: $ncand candidates, profile $profile"
 val_stamp=$(stamp_of "$cdir/scope.tsv" "$root/validate/validate" \
 	"$root/qemu-boot/configs/common.config" \
-	"$root/qemu-boot/configs/$profile.config")
+	"$root/qemu-boot/configs/$profile.config" \
+	"$root/qemu-boot/configs/$cover_base.config" "$root/validate/cover-plan")
 if [ -f "$cdir/journal.tsv" ] &&
    [ "$(cat "$cdir/.stamps/validate" 2>/dev/null)" = "$val_stamp" ]; then
 	stage_end validate skipped "inputs unchanged"
@@ -222,10 +275,15 @@ else
 		git -C "$tree" worktree add --detach "$vtree" core >/dev/null ||
 			fail validate $?
 	fi
-	set -- --candidates "$cdir/scope.tsv" --tree "$vtree" --work "$work" \
-		--tools "$root" --profile "$profile" --journal "$cdir/journal.tsv"
+	set -- --tree "$vtree" --work "$work" --tools "$root" \
+		--profile "$profile" --journal "$cdir/journal.tsv"
 	[ -n "$batch" ] && set -- "$@" --batch "$batch"
-	"$root/validate/validate" "$@" || fail validate $?
+	if [ "$profile" = cover ]; then
+		cover_waves "$@" || fail validate $?
+	else
+		"$root/validate/validate" --candidates "$cdir/scope.tsv" "$@" ||
+			fail validate $?
+	fi
 	echo "$val_stamp" >"$cdir/.stamps/validate"
 	stage_end validate done "journal $cdir/journal.tsv"
 fi

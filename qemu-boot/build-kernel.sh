@@ -5,15 +5,22 @@
 #
 # Usage: build-kernel.sh [--config-only] PROFILE TREE WORK
 #
+# PROFILE is fast, wide or cover.  cover is COVER_BASE (fast or wide,
+# default wide) plus the Kconfig fragment COVER_FRAGMENT, the symbols a
+# campaign's candidates need (validate/cover-plan writes it).
+#
 # The build directory is WORK/build/PROFILE-KEY, where KEY hashes the
 # config fragments and the tree's path, so a changed fragment never reuses
 # a stale .config, two trees never share objects, and an unchanged pair
-# always reuses them.  Builds go through ccache
-# (WORK/ccache) and hold WORK/build.lock, so two kernel builds never run
-# at once on this machine.  The results land in BUILD/ro-campaign/:
+# always reuses them.  For cover it is WORK/build/cover-BASE-KEY, keyed
+# without COVER_FRAGMENT: a new fragment reconfigures it in place, and
+# kbuild recompiles only what the changed symbols gate.  Builds go through
+# ccache (WORK/ccache) and hold WORK/build.lock, so two kernel builds never
+# run at once on this machine.  The results land in BUILD/ro-campaign/:
 # bzImage, vmlinux, System.map, modroot/ (modules_install), kernelrelease.
 # The last line on stdout is the build directory.
-# Exit: 0 built, 1 configuration or build error, 2 usage.
+# Exit (README.md): 0 built, 1 the build failed, 64 usage, 65 bad input,
+# 70 a tool failed.
 
 set -eu
 
@@ -30,21 +37,42 @@ profile=$1
 tree=$2
 work=$3
 
-# Exit codes (README.md): 64 usage, 65 bad input (a profile, a tree, a
-# config fragment Kconfig refuses), 1 the kernel build failed, 70 a tool.
-
-case $profile in
+# The cover profile is a base profile (COVER_BASE, wide by default) plus
+# the campaign's fragment (COVER_FRAGMENT, from validate/cover-plan).  Its
+# build directory is keyed by the base alone: a campaign's next wave adds
+# symbols to the same objects, so kbuild compiles only what they gate.
+cover_frag=
+base_profile=$profile
+if [ "$profile" = cover ]; then
+	base_profile=${COVER_BASE:-wide}
+	cover_frag=${COVER_FRAGMENT:-}
+	[ -n "$cover_frag" ] ||
+		die 64 "profile cover needs COVER_FRAGMENT=FILE (a Kconfig fragment; 'make cover-plan' writes one)"
+	[ -f "$cover_frag" ] || die 65 "$cover_frag: no such fragment (COVER_FRAGMENT)"
+	bad=$(grep -nv -e '^CONFIG_[A-Za-z0-9_]*=[ym]$' -e '^#' -e '^$' "$cover_frag" | head -n 1)
+	[ -z "$bad" ] || die 65 "$cover_frag:${bad%%:*}: not a CONFIG_X=y|m line: ${bad#*:}"
+fi
+case $base_profile in
 fast)	base=tinyconfig; frags="" ;;
 wide)	base=x86_64_defconfig; frags="$tree/kernel/configs/kvm_guest.config" ;;
-*)	die 64 "unknown profile '$profile' (known: fast wide)" ;;
+*)	if [ "$profile" = cover ]; then
+		die 64 "unknown COVER_BASE '$base_profile' (known: fast wide)"
+	fi
+	die 64 "unknown profile '$profile' (known: fast wide cover)" ;;
 esac
 [ -f "$tree/Makefile" ] && [ -d "$tree/arch/x86" ] ||
 	die 65 "$tree: not a kernel tree (run 'make setup' first)"
-frags="$frags $here/configs/common.config $here/configs/$profile.config"
+frags="$frags $here/configs/common.config $here/configs/$base_profile.config"
 
 tree=$(cd "$tree" && pwd -P)
-key=$( (echo "$base $tree"; for f in $frags; do cat "$f"; done) | sha1sum | cut -c1-12)
-out=$work/build/$profile-$key
+dirkey=$( (echo "$base $tree"; for f in $frags; do cat "$f"; done) | sha1sum | cut -c1-12)
+if [ -n "$cover_frag" ]; then
+	out=$work/build/cover-$base_profile-$dirkey
+	key=$( (echo "$dirkey"; cat "$cover_frag") | sha1sum | cut -c1-12)
+else
+	out=$work/build/$profile-$dirkey
+	key=$dirkey
+fi
 mkdir -p "$out" "$work/ccache"
 
 jobs=${JOBS:-$(nproc)}
@@ -74,22 +102,26 @@ if ! flock -n 9; then
 fi
 
 if ! configured; then
-	echo "build-kernel: configuring $profile ($base + fragments) in $out" >&2
+	echo "build-kernel: configuring $profile ($base + fragments${cover_frag:+ + $cover_frag}) in $out" >&2
 	kmake "$base" >/dev/null
 	# shellcheck disable=SC2086
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-		$frags >"$out/merge_config.log" 2>&1 ||
+		$frags $cover_frag >"$out/merge_config.log" 2>&1 ||
 		die 65 "merge_config failed, see $out/merge_config.log"
 	kmake olddefconfig >/dev/null
 	# Every option our own fragments ask for must have survived
 	# olddefconfig.  kvm_guest.config is multi-arch, so it is not checked.
+	# A select may raise a cover symbol's m to y: that still builds it.
 	missing=""
-	for f in "$here/configs/common.config" "$here/configs/$profile.config"; do
-		for opt in $(grep -o '^CONFIG_[A-Z0-9_]*=[ym]' "$f"); do
-			grep -qx "$opt" "$out/.config" || missing="$missing $opt"
+	for f in "$here/configs/common.config" "$here/configs/$base_profile.config" $cover_frag; do
+		for opt in $(grep -o '^CONFIG_[A-Za-z0-9_]*=[ym]' "$f"); do
+			grep -qx "$opt" "$out/.config" ||
+				{ [ "${opt#*=}" = m ] && grep -qx "${opt%=m}=y" "$out/.config"; } ||
+				missing="$missing $opt"
 		done
 	done
-	[ -z "$missing" ] || die 65 "options dropped by Kconfig (missing dependency?):$missing"
+	# The next configuration starts again from the base: no stale key.
+	[ -z "$missing" ] || { rm -f "$out/.ro-campaign-key"; die 65 "options dropped by Kconfig (missing dependency?):$missing"; }
 	echo "$key" > "$out/.ro-campaign-key"
 fi
 [ $config_only -eq 1 ] && { echo "$out"; exit 0; }

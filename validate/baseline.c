@@ -126,12 +126,55 @@ void decide_unbuilt(struct ctx *x)
 		}
 		rel = xasprintf("%.*s.o", (int)(l - 2), cd->file);
 		if (!bsearch(&rel, x->objs, x->nobjs, sizeof(char *), cmp_str)) {
-			ev = xasprintf("not-built: %s is not compiled in profile %s",
-				       rel, x->profile);
+			char *why = plan_reason(x, cd->file);
+
+			if (why)
+				ev = xasprintf("not-built: %s", why);
+			else
+				ev = xasprintf("not-built: %s is not compiled in profile %s",
+					       rel, x->profile);
+			free(why);
 			record(x, cd, "baseline", V_NOTBUILT, ev);
 			free(ev);
 		}
 		free(rel);
+	}
+}
+
+/* Bare-kernel boots that may each add modules to the deny list. */
+#define DENY_ROUNDS 8
+
+static void free_list(char ***v, int *n)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		free((*v)[i]);
+	free(*v);
+	*v = NULL;
+	*n = 0;
+}
+
+/*
+ * Boot the bare kernel in mode M; while a module hangs or crashes it,
+ * deny-list that module and boot again, so that the lists of the last
+ * boot are the baseline's.
+ */
+static void baseline_boot(struct ctx *x, enum mode m, struct boot_out *o)
+{
+	double slowest = x->base_boot_s;
+	int round;
+
+	for (round = 1; ; round++) {
+		boot_kernel(x, m, NULL, 0, o, 1);
+		if (round == DENY_ROUNDS || !deny_from_boot(x, o->dir, m))
+			return;
+		/* that boot's failures and time were the module's doing */
+		free_list(&x->base_fail[m], &x->nbase_fail[m]);
+		if (m == M_WARN)
+			free_list(&x->base_viol, &x->nbase_viol);
+		x->base_boot_s = slowest;
+		boot_free(o);
 	}
 }
 
@@ -162,6 +205,13 @@ void load_baseline(struct ctx *x)
 				x->base_boot_s = strtod(f[1], NULL);
 			} else if (i == 2 && !strcmp(f[0], "first-mode")) {
 				x->first_mode = !strcmp(f[1], "default");
+			} else if (i == 3 && !strcmp(f[0], "moddeny")) {
+				x->deny = xrealloc(x->deny,
+					(x->ndeny + 1) * sizeof(char *));
+				x->deny_why = xrealloc(x->deny_why,
+					(x->ndeny + 1) * sizeof(char *));
+				x->deny[x->ndeny] = xstrdup(f[1]);
+				x->deny_why[x->ndeny++] = xstrdup(f[2]);
 			} else if (i == 2 && !strcmp(f[0], "object")) {
 				x->objs = xrealloc(x->objs,
 					(x->nobjs + 1) * sizeof(char *));
@@ -179,12 +229,12 @@ void load_baseline(struct ctx *x)
 		die(RC_HOST, "the unannotated tree does not build, see %s/build.log",
 		    x->build_dir);
 	list_objects(x);
-	boot_kernel(x, M_DEFAULT, NULL, 0, &o, 1);
+	baseline_boot(x, M_DEFAULT, &o);
 	if (o.rc >= 2)
 		die(RC_HOST, "baseline: the bare kernel's default boot is %s (see %s/boots)",
 		    boot_verdict[o.rc], x->state);
 	boot_free(&o);
-	boot_kernel(x, M_WARN, NULL, 0, &o, 1);
+	baseline_boot(x, M_WARN, &o);
 	x->first_mode = M_WARN;
 	if (o.rc >= 2) {
 		warnx("baseline: warn-mode boot is %s: no ro_after_init=warn in this kernel, first boots use the default mode",
@@ -204,13 +254,15 @@ void load_baseline(struct ctx *x)
 		for (i = 0; i < x->nbase_fail[m]; i++)
 			sb_addf(&s, "fail\t%s\t%s\n", mode_name[m],
 				x->base_fail[m][i]);
+	for (i = 0; i < x->ndeny; i++)
+		sb_addf(&s, "moddeny\t%s\t%s\n", x->deny[i], x->deny_why[i]);
 	for (i = 0; i < x->nobjs; i++)
 		sb_addf(&s, "object\t%s\n", x->objs[i]);
 	if (write_file_atomic(p, s.buf, s.len))
 		die(RC_HOST, "%s: %s", p, strerror(errno));
-	warnx("baseline: first boots in %s mode, %d baseline violations, %d+%d failing exercises",
+	warnx("baseline: first boots in %s mode, %d baseline violations, %d+%d failing exercises, %d modules deny-listed",
 	      mode_name[x->first_mode], x->nbase_viol, x->nbase_fail[0],
-	      x->nbase_fail[1]);
+	      x->nbase_fail[1], x->ndeny);
 	sb_free(&s);
 	free(p);
 	free(x->batch);

@@ -22,6 +22,8 @@ void boot_free(struct boot_out *o)
 	free(o->why);
 	free(o->reason);
 	free(o->exercised);
+	mods_free(o->mods, o->nmods);
+	free(o->dir);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -32,7 +34,7 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		 struct boot_out *o, int baseline)
 {
 	char *res = xasprintf("%s/ro-campaign", x->build_dir);
-	char *argv[16], *dir, *t;
+	char *argv[20], *dir, *t, *deny = deny_arg(x);
 	double t0;
 	int a = 0;
 
@@ -59,6 +61,10 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 	if (m == M_WARN) {
 		argv[a++] = "--append";
 		argv[a++] = "ro_after_init=warn";
+	}
+	if (deny) {
+		argv[a++] = "--append";
+		argv[a++] = deny;
 	}
 	if (x->exercises) {
 		argv[a++] = "--exercise";
@@ -87,6 +93,7 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		parse_violations(x, dir, set, n, o, NULL, NULL);
 		parse_oopses(x, dir, set, n, o);
 	}
+	parse_modules(dir, o);
 	if (o->rc >= 2 && !o->reason) {
 		free(o->reason);
 		o->reason = xasprintf("boot %s", boot_verdict[o->rc]);
@@ -99,7 +106,8 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 	free(argv[0]);
 	free(argv[1]);
 	free(argv[5]);
-	free(dir);
+	free(deny);
+	o->dir = dir;
 	free(res);
 }
 

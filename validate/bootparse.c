@@ -41,14 +41,31 @@ static void add_hit(struct boot_out *o, int cand, char *why)
 	o->why[o->nhit++] = why;
 }
 
-static int find_in_set(struct ctx *x, const int *set, int n, const char *name)
+/*
+ * The candidate of set[] called NAME; with MOD (a module's variable), the
+ * one whose section evidence says it is built into MOD, if any.
+ */
+static int find_in_set(struct ctx *x, const int *set, int n, const char *name,
+		       const char *mod)
 {
-	int i;
+	int i, first = -1;
+	char *m;
 
-	for (i = 0; i < n; i++)
-		if (!strcmp(x->c->v[set[i]].name, name))
+	for (i = 0; i < n; i++) {
+		if (strcmp(x->c->v[set[i]].name, name))
+			continue;
+		if (!mod)
 			return set[i];
-	return -1;
+		if (first < 0)
+			first = set[i];
+		m = cand_module(x->msg[set[i]]);
+		if (m && mod_name_eq(m, mod)) {
+			free(m);
+			return set[i];
+		}
+		free(m);
+	}
+	return first;
 }
 
 /* violations.tsv: symbol address writer count first_cpu, with a header. */
@@ -58,7 +75,7 @@ void parse_violations(struct ctx *x, const char *dir, const int *set,
 {
 	char *p = xasprintf("%s/violations.tsv", dir), *buf, *line, *next;
 	char *vm = xasprintf("%s/ro-campaign/vmlinux", x->build_dir);
-	char *f[MAXF], *name, sym[256];
+	char *f[MAXF], *name, *mod, sym[256];
 	int k, i, nf;
 
 	buf = read_file(p, NULL);
@@ -72,6 +89,13 @@ void parse_violations(struct ctx *x, const char *dir, const int *set,
 		if (nf < 3 || !*f[0] || f[0][0] == '#')
 			continue;
 		f[0][strcspn(f[0], "+")] = '\0';
+		/* a module's variable: "name [module]" */
+		mod = strstr(f[0], " [");
+		if (mod) {
+			*mod = '\0';
+			mod += 2;
+			mod[strcspn(mod, "]")] = '\0';
+		}
 		name = f[0];
 		/*
 		 * kallsyms knows no sizes: of two symbols at one address (a
@@ -79,7 +103,8 @@ void parse_violations(struct ctx *x, const char *dir, const int *set,
 		 * wrong one.  vmlinux's symbol table names the object that
 		 * holds the address.
 		 */
-		if (!elf_symbolize(vm, strtoull(f[1], NULL, 16), sym, sizeof(sym)))
+		if (!mod &&
+		    !elf_symbolize(vm, strtoull(f[1], NULL, 16), sym, sizeof(sym)))
 			name = sym;
 		if (names) {
 			*names = xrealloc(*names, (*nnames + 1) * sizeof(char *));
@@ -88,7 +113,7 @@ void parse_violations(struct ctx *x, const char *dir, const int *set,
 		}
 		if (in_list(x->base_viol, x->nbase_viol, name))
 			continue;
-		k = find_in_set(x, set, n, name);
+		k = find_in_set(x, set, n, name, mod);
 		if (k < 0)
 			continue;
 		if (strcmp(name, f[0]))
@@ -125,7 +150,7 @@ void parse_oopses(struct ctx *x, const char *dir, const int *set,
 		rip = strstr(s, "RIP: 0010:");
 		if (elf_symbolize(vm, addr, sym, sizeof(sym)))
 			continue;
-		k = find_in_set(x, set, n, sym);
+		k = find_in_set(x, set, n, sym, NULL);
 		if (k < 0)
 			continue;
 		if (rip) {

@@ -38,7 +38,11 @@ static const char usage_text[] =
 "  --tree DIR         a git work tree of the prepared kernel, used only by\n"
 "                     this program (it is reset before every batch)\n"
 "  --work DIR         the work directory (build dirs, build.lock)\n"
-"  --profile NAME     kernel profile, fast or wide (default fast)\n"
+"  --profile NAME     kernel profile, fast, wide or cover (default fast;\n"
+"                     cover needs COVER_FRAGMENT=FILE in the environment,\n"
+"                     see qemu-boot/build-kernel.sh)\n"
+"  --cover-plan FILE  validate/cover-plan's plan.tsv: the reason (other-arch,\n"
+"                     unmet dependency) of each not-built verdict\n"
 "  --batch N          conversions per batch, 1 to 100000 (default "
 STR(DEFAULT_BATCH) ")\n"
 "  --journal FILE     verdict journal (default WORK/validate/PROFILE/journal.tsv)\n"
@@ -82,7 +86,7 @@ static void usage_error(const char *fmt, const char *arg)
 }
 
 struct opts {
-	const char *cands, *journal, *base;
+	const char *cands, *journal, *base, *plan;
 	int size, max;
 };
 
@@ -103,6 +107,7 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 		{ "retest", required_argument, NULL, 'r' },
 		{ "extra-patch", required_argument, NULL, 'x' },
 		{ "max", required_argument, NULL, 'm' },
+		{ "cover-plan", required_argument, NULL, 'P' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -161,6 +166,9 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 		case 'f':
 			x->force = 1;
 			break;
+		case 'P':
+			o->plan = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(RC_OK);
@@ -172,8 +180,9 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (!o->cands || !x->tree || !x->work)
 		usage_error("%s", "--candidates, --tree and --work are required");
-	if (strcmp(x->profile, "fast") && strcmp(x->profile, "wide"))
-		usage_error("unknown profile '%s' (known: fast wide)",
+	if (strcmp(x->profile, "fast") && strcmp(x->profile, "wide") &&
+	    strcmp(x->profile, "cover"))
+		usage_error("unknown profile '%s' (known: fast wide cover)",
 			    x->profile);
 }
 
@@ -238,6 +247,8 @@ static void check_input(struct ctx *x, struct opts *o, struct cands *c)
 	if (dirty || x->extra_patch || !head_is_commit(x))
 		reset_tree(x);
 	cands_check_tree(o->cands, c, x->tree);
+	if (o->plan)
+		plan_load(x, o->plan);
 	journal_open(&x->j, o->journal, &x->jrows);
 }
 

@@ -84,11 +84,17 @@ int section_check(struct ctx *x, int i, char **ev)
 	obj = xasprintf("%s/%s", x->build_dir, rel);
 	r = elf_check_object(obj, cd->name, where, sizeof(where));
 	if (r == SEC_NOFILE || r == SEC_MISSING) {
-		e = r == SEC_NOFILE ?
-			xasprintf("not-built: %s is not compiled in profile %s",
-				  rel, x->profile) :
-			xasprintf("not-built: no symbol %s in %s (compiled out)",
-				  cd->name, rel);
+		char *why = r == SEC_NOFILE ? plan_reason(x, cd->file) : NULL;
+
+		if (why)
+			e = xasprintf("not-built: %s", why);
+		else if (r == SEC_NOFILE)
+			e = xasprintf("not-built: %s is not compiled in profile %s",
+				      rel, x->profile);
+		else
+			e = xasprintf("not-built: no symbol %s in %s (compiled out)",
+				      cd->name, rel);
+		free(why);
 		record(x, cd, x->batch, V_NOTBUILT, e);
 		goto out;
 	}

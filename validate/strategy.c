@@ -40,11 +40,11 @@ void reject(struct ctx *x, int *set, int *n, int cand,
 
 /*
  * Boot set[] in mode m until a boot passes: reject the candidates a boot
- * names, bisect the failures that name none.  The exercises of the
- * passing boot go to *exercised.
+ * names, bisect the failures that name none.  The passing boot (its
+ * exercises, its module table) goes to *pass, for the caller to free.
  */
 static void boot_phase(struct ctx *x, enum mode m, int *set, int *n,
-		       char **exercised)
+		       struct boot_out *pass)
 {
 	struct boot_test_ctx bt = { x, m };
 	int *cul = xmalloc((*n + 1) * sizeof(int)), k, i, rounds = 0;
@@ -77,9 +77,7 @@ static void boot_phase(struct ctx *x, enum mode m, int *set, int *n,
 			}
 		}
 		if (o.ok) {
-			*exercised = o.exercised;
-			o.exercised = NULL;
-			boot_free(&o);
+			*pass = o;
 			break;
 		}
 		warnx("batch %s: %s boot failed (%s), bisecting %d", x->batch,
@@ -141,12 +139,42 @@ void progress(struct ctx *x, int k, int K, int done, int todo)
 		x->counts[V_NOTBUILT], el, eta);
 }
 
+/*
+ * The accepted evidence: the section check's, the boots', and for a
+ * module whether the passing boots cycled it (modules.c).
+ */
+static char *accepted_evidence(struct ctx *x, int cand, struct boot_out *b,
+			       int nb)
+{
+	struct modstat *tabs[2];
+	int ns[2], seen[2], i;
+	char *mod = cand_module(x->msg[cand]), *item = NULL, *all;
+
+	for (i = 0; i < nb; i++) {
+		tabs[i] = b[i].mods;
+		ns[i] = b[i].nmods;
+		seen[i] = b[i].mods_seen;
+	}
+	if (mod)
+		item = mod_evidence(mod, tabs, ns, seen, nb);
+	all = xasprintf("%s; booted=%s%s; exercised=%s%s%s",
+			x->msg[cand], mode_name[x->first_mode],
+			x->first_mode == M_WARN ? ",default" : "",
+			b[nb - 1].exercised ? b[nb - 1].exercised : "",
+			item ? "; " : "", item ? item : "");
+	free(item);
+	free(mod);
+	return all;
+}
+
 void do_batch(struct ctx *x, const int *members, int n)
 {
 	int *set = xmalloc((n + 1) * sizeof(int)), *built, nb = 0, i;
+	struct boot_out pass[2];
+	int npass;
 	char *ev;
-	char *ex1 = NULL, *ex2 = NULL, *all;
 
+	memset(pass, 0, sizeof(pass));
 	memcpy(set, members, n * sizeof(int));
 	built = xmalloc((n + 1) * sizeof(int));
 	build_phase(x, set, &n);
@@ -173,21 +201,19 @@ void do_batch(struct ctx *x, const int *members, int n)
 	 */
 	if (x->built_valid && x->built_sig == set_sig(set, n))
 		x->built_sig = set_sig(built, nb);
-	boot_phase(x, x->first_mode, built, &nb, &ex1);
-	if (nb && x->first_mode == M_WARN)
-		boot_phase(x, M_DEFAULT, built, &nb, &ex2);
-	for (i = 0; i < nb; i++) {
-		struct cand *cd = &x->c->v[built[i]];
-
-		all = xasprintf("%s; booted=%s%s; exercised=%s",
-				x->msg[built[i]], mode_name[x->first_mode],
-				x->first_mode == M_WARN ? ",default" : "",
-				ex2 ? ex2 : ex1);
-		record(x, cd, x->batch, V_ACCEPTED, all);
-		free(all);
+	boot_phase(x, x->first_mode, built, &nb, &pass[0]);
+	npass = 1;
+	if (nb && x->first_mode == M_WARN) {
+		boot_phase(x, M_DEFAULT, built, &nb, &pass[1]);
+		npass = 2;
 	}
-	free(ex1);
-	free(ex2);
+	for (i = 0; i < nb; i++) {
+		ev = accepted_evidence(x, built[i], pass, npass);
+		record(x, &x->c->v[built[i]], x->batch, V_ACCEPTED, ev);
+		free(ev);
+	}
+	boot_free(&pass[0]);
+	boot_free(&pass[1]);
 	free(built);
 	free(set);
 }

@@ -17,6 +17,7 @@
  *   plan.c      batches and group testing
  *   run.c       the tools as child processes, signals
  *   elfcheck.c  ELF symbol tables
+ *   modules.c   module tables of boots, the deny list, the cover plan
  *   util.c      paths and small helpers of this program
  */
 #ifndef VALIDATE_H
@@ -26,6 +27,8 @@
 
 #include "base.h"
 #include "journal.h"
+
+struct tsv_table;
 
 struct cand {
 	char *file;		/* relative to the tree root */
@@ -44,6 +47,11 @@ struct cands {
 enum mode { M_WARN, M_DEFAULT };
 extern const char *const mode_name[];
 
+/* One row of a boot's modules.tsv (qemu-boot/README.md). */
+struct modstat {
+	char *name, *init, *exit, *detail;
+};
+
 struct boot_out {
 	int rc;			/* the boot tool's exit status */
 	int ok;			/* passed, relative to the baseline */
@@ -52,11 +60,18 @@ struct boot_out {
 	int *hit;		/* attributed candidates ... */
 	char **why;		/* ... and their writers */
 	int nhit;
+	struct modstat *mods;	/* modules.tsv */
+	int nmods;
+	int mods_seen;		/* the boot wrote modules.tsv */
+	char *dir;		/* where the boot wrote its files */
 };
 
 struct ctx {
 	const char *tools, *tree, *work, *profile, *state, *log;
 	const char *extra_patch, *exercises, *accel;
+	struct tsv_table *plan;	/* --cover-plan: why files are not built */
+	char **deny, **deny_why;	/* modules the bare kernel cannot cycle */
+	int ndeny;
 	char *commit, *build_dir, *config_hash, *core_hash, *batch;
 	char *marker;		/* tree.c: what validate changed in the tree */
 	int force;		/* --force: the first reset may discard changes */
@@ -152,6 +167,18 @@ void setup_hashes(struct ctx *x);
 void load_baseline(struct ctx *x);
 void set_boot_timeout(struct ctx *x);
 void decide_unbuilt(struct ctx *x);
+
+/* modules.c */
+void mods_free(struct modstat *m, int n);
+void parse_modules(const char *dir, struct boot_out *o);
+int mod_name_eq(const char *a, const char *b);
+char *cand_module(const char *section_ev);
+char *mod_evidence(const char *name, struct modstat *const *tabs,
+		   const int *ns, const int *seen, int ntabs);
+int deny_from_boot(struct ctx *x, const char *dir, enum mode m);
+char *deny_arg(struct ctx *x);
+char *plan_reason(struct ctx *x, const char *file);
+void plan_load(struct ctx *x, const char *path);
 
 /* elfcheck.c */
 enum sec_result {

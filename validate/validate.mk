@@ -5,7 +5,7 @@
 PROGRAMS += validate/validate
 VAL_SRCS := $(addprefix validate/,main.c util.c cand.c record.c git.c tree.c \
 	build.c section.c boot.c bootparse.c strategy.c baseline.c plan.c run.c \
-	elfcheck.c)
+	elfcheck.c modules.c)
 VAL_HDRS := $(wildcard validate/*.h)
 
 validate/validate: $(VAL_SRCS) $(VAL_HDRS) $(LIB)
@@ -18,7 +18,7 @@ validate/tests/symbolize: validate/tests/symbolize.c validate/elfcheck.c \
 	$(CC) $(CFLAGS) -o $@ validate/tests/symbolize.c validate/elfcheck.c \
 		$(LIB)
 
-# make validate CANDIDATES=FILE [PROFILE=fast|wide] [BATCH=N]: batch
+# make validate CANDIDATES=FILE [PROFILE=fast|wide|cover] [BATCH=N]: batch
 # validation in a private work tree of TREE (VTREE, created at tag core).
 # Verdicts go to VJOURNAL; a rerun resumes.  BATCH's default is in
 # lib/defaults.h.
@@ -34,7 +34,8 @@ validate: validate/validate qemu-boot/boot
 	@test -d "$(VTREE)" || git -C "$(TREE)" worktree add --detach "$(VTREE)" core
 	validate/validate --candidates "$(CANDIDATES)" --tree "$(VTREE)" \
 		--work "$(WORK)" --profile $(PROFILE) $(if $(BATCH),--batch $(BATCH)) \
-		--journal "$(VJOURNAL)" --accel $(ACCEL) $(VALIDATE_ARGS)
+		--journal "$(VJOURNAL)" --accel $(ACCEL) $(if $(COVER_PLAN),--cover-plan "$(COVER_PLAN)") \
+		$(VALIDATE_ARGS)
 
 # Batch validation against the naive cycle, in the fast profile, on the
 # candidates in CAND_DIR (made over BENCH_VALIDATE_SCOPE if there are none).
@@ -46,10 +47,12 @@ bench-validate: validate/validate qemu-boot/boot candidates/candidates cocci/men
 
 # make cover-plan CANDIDATES=FILE: the build-need resolver.  For the file
 # of each ro_after_init candidate, the config symbols that compile it, and
-# whether olddefconfig keeps them on top of the wide profile's .config:
+# whether olddefconfig keeps them on top of the COVER_BASE profile's
+# .config (wide by default; the cover profile's base):
 # WORK/cover/plan.tsv and WORK/cover/cover.config.  Seconds, no build.
 PROGRAMS += validate/cover-plan
 COVER_DIR ?= $(WORK)/cover
+COVER_BASE ?= wide
 
 COVER_SRCS := $(addprefix validate/,cover-plan.c cover-kbuild.c cover-kconfig.c)
 
@@ -60,7 +63,7 @@ validate/cover-plan: $(COVER_SRCS) validate/cover.h $(LIB)
 cover-plan: validate/cover-plan
 	@test -n "$(CANDIDATES)" || \
 		{ echo "make cover-plan: set CANDIDATES=FILE (a candidates TSV)" >&2; exit 64; }
-	@out=$$(sh qemu-boot/build-kernel.sh --config-only wide "$(TREE)" "$(WORK)") && \
+	@out=$$(sh qemu-boot/build-kernel.sh --config-only $(COVER_BASE) "$(TREE)" "$(WORK)") && \
 	dir=$$(echo "$$out" | tail -n 1) && \
 	validate/cover-plan --candidates "$(CANDIDATES)" --tree "$(TREE)" \
 		--config "$$dir/.config" --out "$(COVER_DIR)"
