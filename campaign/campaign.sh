@@ -40,7 +40,9 @@
 # summary.txt and times.tsv hold the closing summary and stage times.
 # Every TSV file is read by column name (lib/tsv.sh, FORMATS.md).
 # Environment: VTREE (WORK/vtree), JOBS (number of cores), COVER_BASE,
-# COVER_WAVE (--profile cover).
+# COVER_WAVE (--profile cover), QUEUE_ALLOW_BUILT=1 (queue accepted
+# conversions that were only built, not booted through their code; see
+# patches/QUEUE.md).
 # Exit: 0 done, 1 a stage failed (named), 64 usage, 65 bad input data (a
 #   TREE that is not prepared, a scope entry missing from it, a TSV file
 #   without a needed column), 70 host error (programs not built, spatch
@@ -267,7 +269,7 @@ if [ -f "$cdir/journal.tsv" ] &&
    [ "$(cat "$cdir/.stamps/validate" 2>/dev/null)" = "$val_stamp" ]; then
 	stage_end validate skipped "inputs unchanged"
 elif [ "$ncand" -eq 0 ]; then
-	printf 'time\tvariable\tfile\tline\tbatch\tverdict\tevidence\tconfig_hash\tcore_hash\n' >"$cdir/journal.tsv"
+	printf 'time\tvariable\tfile\tline\tbatch\tverdict\tevidence\tlevel\tconfig_hash\tcore_hash\n' >"$cdir/journal.tsv"
 	echo "$val_stamp" >"$cdir/.stamps/validate"
 	stage_end validate done "no candidates to validate"
 else
@@ -319,12 +321,13 @@ if [ "$profile" = fast ]; then
 		>>"$cdir/exclude.tsv" || die 70 "awk failed on $cdir/scope.tsv"
 fi
 q_stamp=$(stamp_of "$cdir/journal.tsv" "$cdir/scope.tsv" "$cdir/exclude.tsv" \
-	"$root/patches/queue" "$root/patches/queue.sh")
+	"$root/patches/queue" "$root/patches/queue.sh")-allow-built=${QUEUE_ALLOW_BUILT:-0}
 if [ -f "$cdir/queue/README" ] &&
    [ "$(cat "$cdir/.stamps/queue" 2>/dev/null)" = "$q_stamp" ]; then
 	stage_end queue skipped "inputs unchanged"
 else
 	QUEUE_EXCLUDE=$cdir/exclude.tsv QUEUE_DROP_UNCLEAN=1 \
+		QUEUE_ALLOW_BUILT=${QUEUE_ALLOW_BUILT:-0} \
 		PROFILE=$profile sh "$root/patches/queue.sh" \
 		"$cdir/journal.tsv" "$cdir/scope.tsv" "$tree" "$work" \
 		"$cdir/queue" || fail queue $?

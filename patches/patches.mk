@@ -13,6 +13,9 @@ patches/queue: $(QUEUE_SRCS) $(wildcard patches/queue-*.h) $(LIB)
 # accepted rows of the journal as per-maintainer series in QUEUE_DIR,
 # checked with checkpatch.pl --strict and git am onto core and pristine.
 # QUEUE_DROP_UNCLEAN=1 leaves out (and lists) what checkpatch rejects.
+# QUEUE_ALLOW_BUILT=1 queues accepted conversions of evidence level built
+# (only compiled, not booted through their code) too; by default only
+# exercised and module-cycled ones are queued.
 # MAX_VARS's default is in lib/defaults.h.
 # make queue-check-boot: build the queued tree in PROFILE and boot it;
 # QUEUE_BOOT_IN_TREE=1 builds it in TREE (warm objects, TREE restored).
@@ -20,11 +23,13 @@ QJOURNAL    ?= $(VJOURNAL)
 QCANDIDATES ?= $(if $(CANDIDATES),$(CANDIDATES),$(CAND_DIR)/candidates.tsv)
 QUEUE_DIR   ?= $(WORK)/queue
 QUEUE_DROP_UNCLEAN ?= 0
+QUEUE_ALLOW_BUILT ?= 0
 MAX_VARS    ?=
 
 .PHONY: queue queue-check-boot
 queue: patches/queue
 	QUEUE_DROP_UNCLEAN=$(QUEUE_DROP_UNCLEAN) MAX_VARS=$(MAX_VARS) \
+		QUEUE_ALLOW_BUILT=$(QUEUE_ALLOW_BUILT) \
 		sh patches/queue.sh "$(QJOURNAL)" "$(QCANDIDATES)" "$(TREE)" \
 		"$(WORK)" "$(QUEUE_DIR)"
 

@@ -7,8 +7,10 @@
  * (journal_final()).  An accepted variable must still be classed
  * ro_after_init in candidates.tsv, whose writers say why it is safe; it
  * is grouped by the MAINTAINERS area of its file.  Every other final
- * verdict, and every accepted variable the exclude list names, is "not
- * queued" with the journal's (or the list's) reason.
+ * verdict, every accepted variable the exclude list names, and, unless
+ * allow_built, every accepted variable of evidence level built (only
+ * compiled, not booted through its code) is "not queued" with the
+ * journal's (or the list's) reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,6 +253,28 @@ static void take_cand(struct var *v, char **r, unsigned long line,
 	}
 }
 
+/*
+ * The module of EVIDENCE's cycled=MOD item, from PATH:LINE: a module
+ * name (letters, digits, '_', '-'), since a paragraph of the commit
+ * message names it.
+ */
+static char *cycled_module(const char *path, unsigned long line,
+			   const char *evidence)
+{
+	struct ev_item *it;
+	char *mod = NULL;
+	int n = ev_items_parse(evidence, &it), i;
+
+	for (i = 0; i < n && !mod; i++)
+		if (!strcmp(it[i].key, "cycled") && it[i].value)
+			mod = xstrdup(it[i].value);
+	ev_items_free(it, n);
+	if (!mod || strspn(mod, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(mod))
+		die(RC_DATA, "%s:%lu: column 'evidence': cycled=%s is not a module name",
+		    path, line, mod ? mod : "");
+	return mod;
+}
+
 /* The variable of journal row R, checked. */
 static struct var var_of(const struct jrow *r, const struct plan_opts *o)
 {
@@ -265,11 +289,14 @@ static struct var var_of(const struct jrow *r, const struct plan_opts *o)
 	v.config_hash = r->config_hash;
 	v.core_hash = r->core_hash;
 	v.jline = r->lineno;
+	v.level = r->level;
 	if (r->verdict == V_ACCEPTED) {
 		check_quotable(o->journal, r->lineno, "batch", v.batch);
 		check_quotable(o->journal, r->lineno, "config_hash",
 			       v.config_hash);
 	}
+	if (v.level == EV_LEVEL_MODULE_CYCLED)
+		v.module = cycled_module(o->journal, r->lineno, v.evidence);
 	return v;
 }
 
@@ -318,6 +345,12 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 			in->other[in->nother++] = v;
 			continue;
 		}
+		if (v.level == EV_LEVEL_BUILT && !o->allow_built) {
+			v.verdict = "accepted, only built";
+			in->other[in->nother++] = v;
+			in->nbuilt++;
+			continue;
+		}
 		c = find_cand(ckeys, in->cands.nrows, v.file, v.line, v.name);
 		if (c < 0)
 			die(RC_DATA, "%s:%lu: %s in %s (line %ld) is accepted but not in %s; cannot say why it is safe",
@@ -329,6 +362,7 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 			die(RC_DATA, "%s: no MAINTAINERS section matches %s",
 			    o->maintainers, v.file);
 		v.prefix = subject_prefix(v.file);
+		in->nlevel[v.level]++;
 		in->acc[in->nacc++] = v;
 	}
 	free(ckeys);
@@ -343,10 +377,13 @@ void plan_in_free(struct plan_in *in)
 	for (i = 0; i < in->nacc; i++) {
 		free(in->acc[i].prefix);
 		free(in->acc[i].evidence);
+		free(in->acc[i].module);
 		ev_writers_free(in->acc[i].w, in->acc[i].nw);
 	}
-	for (i = 0; i < in->nother; i++)
+	for (i = 0; i < in->nother; i++) {
 		free(in->other[i].evidence);
+		free(in->other[i].module);
+	}
 	free(in->acc);
 	free(in->other);
 	free(in->date);

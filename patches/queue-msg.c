@@ -100,34 +100,48 @@ static void evidence_item(struct sb *t, const struct ev_item *it)
 		sb_addf(t, "section check: the symbol is in .data..ro_after_init of %.*s and of %s",
 			(int)(comma - val), val, comma + 1);
 	} else if (!strcmp(it->key, "booted") && !strcmp(val, "warn,default")) {
-		sb_add(t, "booted twice with the exercise suite: with ro_after_init=warn, which reported no violation, then with the protection on (oops on a write)");
+		sb_add(t, "booted with ro_after_init=warn, which reported no write, then with the protection on");
 	} else if (!strcmp(it->key, "booted")) {
-		sb_add(t, "booted with the exercise suite in mode ");
+		sb_add(t, "booted in mode ");
 		comma_list(t, val);
 	} else if (!strcmp(it->key, "exercised")) {
 		sb_add(t, "exercises passed: ");
 		comma_list(t, val);
+	} else if (!strcmp(it->key, "cycled")) {
+		sb_addf(t, "module %s loaded, its init returned 0, unloaded", val);
+	} else if (!strcmp(it->key, "not-cycled")) {
+		sb_addf(t, "module not cycled: %s", val);
 	} else {
 		sb_addf(t, "%s: ", it->key);
 		comma_list(t, val);
 	}
 }
 
-/* The journal's evidence as bullets, indented: never a line of its own. */
-static void evidence_items(struct sb *s, const char *evidence)
+/*
+ * The journal's evidence as bullets, indented: never a line of its own.
+ * ALL: every item; else only those the level's paragraph did not say
+ * (the exercises, and anything unknown).  Returns the bullets written.
+ */
+static int evidence_items(struct sb *s, const char *evidence, int all)
 {
 	struct ev_item *it;
-	int n = ev_items_parse(evidence, &it), i;
+	int n = ev_items_parse(evidence, &it), i, k = 0;
 	struct sb t;
 
 	sb_init(&t);
 	for (i = 0; i < n; i++) {
+		if (!all && (!strcmp(it[i].key, "built") ||
+			     !strcmp(it[i].key, "booted") ||
+			     !strcmp(it[i].key, "cycled")))
+			continue;
 		t.len = 0;
 		evidence_item(&t, &it[i]);
 		sb_wrap(s, t.buf, "  - ", "    ", WIDTH);
+		k++;
 	}
 	sb_free(&t);
 	ev_items_free(it, n);
+	return k;
 }
 
 static int same_validation(const struct var *a, const struct var *b)
@@ -137,32 +151,59 @@ static int same_validation(const struct var *a, const struct var *b)
 		!strcmp(a->config_hash, b->config_hash);
 }
 
-/* The evidence of the journal rows: "key=value; key=value; ..." items. */
+/*
+ * How V was tested, its level named: a paragraph (WHO names the
+ * variable, NULL for the patch's first validation), then the journal's
+ * evidence as bullets.
+ */
+static void level_para(struct sb *s, const struct plan_opts *o,
+		       const struct var *v, const char *who)
+{
+	struct sb t, items;
+	int all = v->level != EV_LEVEL_EXERCISED &&
+		  v->level != EV_LEVEL_MODULE_CYCLED;
+	int nitems;
+
+	sb_init(&t);
+	sb_init(&items);
+	nitems = evidence_items(&items, v->evidence, all);
+	if (who)
+		sb_addf(&t, "How %s was tested", who);
+	else
+		sb_add(&t, "How it was tested");
+	sb_addf(&t, " (level: %s): ", ev_level_name(v->level));
+	if (v->level == EV_LEVEL_EXERCISED)
+		sb_addf(&t, "built into vmlinux in ro-campaign's %s profile (x86_64, config_hash=%s, validation batch %s, with the other conversions of that batch), then booted under QEMU with ro_after_init=warn, which reported no write, and again with the protection on, each time through the exercise suite (a boot counted only if the lkdtm WRITE_RO_AFTER_INIT control write was caught in it)",
+			o->profile, v->config_hash, v->batch);
+	else if (v->level == EV_LEVEL_MODULE_CYCLED)
+		sb_addf(&t, "built as the module %s in ro-campaign's %s profile (x86_64, config_hash=%s, validation batch %s), then booted under QEMU with ro_after_init=warn, which reported no write, and again with the protection on; in each boot %s was loaded, its init returned 0, and it was unloaded",
+			v->module, o->profile, v->config_hash, v->batch,
+			v->module);
+	else
+		sb_addf(&t, "only compiled, not booted through its code. In ro-campaign's %s profile (x86_64, config_hash=%s, validation batch %s) the symbol is in .data..ro_after_init, but no validation boot ran the code that uses it, so the change is not tested at run time",
+			o->profile, v->config_hash, v->batch);
+	sb_add(&t, nitems ? ":" : ".");
+	sb_wrap(s, t.buf, "", "", WIDTH);
+	sb_add(s, items.buf);
+	sb_free(&t);
+	sb_free(&items);
+}
+
+/* How each distinct validation of V[0..N-1] was tested. */
 static void how_tested(struct sb *s, const struct plan_opts *o,
 		       struct var **v, size_t n)
 {
-	struct sb t;
 	size_t i, k;
 
-	sb_init(&t);
-	sb_addf(&t, "How it was tested: built in ro-campaign's %s profile (x86_64, config_hash=%s) in validation batch %s, together with the other conversions of that batch, and booted under QEMU (TCG, 2 CPUs, started with maxcpus=1 so that onlining CPU1 after boot is exercised). A boot counted only if the lkdtm WRITE_RO_AFTER_INIT control write was caught in that same boot. The validation journal recorded:",
-		o->profile, v[0]->config_hash, v[0]->batch);
-	sb_wrap(s, t.buf, "", "", WIDTH);
-	sb_addc(s, '\n');
-	evidence_items(s, v[0]->evidence);
+	level_para(s, o, v[0], NULL);
 	for (i = 1; i < n; i++) {
 		for (k = 0; k < i && !same_validation(v[k], v[i]); k++)
 			;
 		if (k < i)
 			continue;
-		t.len = 0;
-		sb_addf(&t, "For %s, in batch %s (config_hash=%s):",
-			v[i]->name, v[i]->batch, v[i]->config_hash);
 		sb_addc(s, '\n');
-		sb_wrap(s, t.buf, "", "", WIDTH);
-		evidence_items(s, v[i]->evidence);
+		level_para(s, o, v[i], v[i]->name);
 	}
-	sb_free(&t);
 }
 
 /* Why it is safe: every writer of each variable, as bullets. */
@@ -233,16 +274,29 @@ void commit_msg(struct sb *s, const struct plan_opts *o, struct var **v,
 
 void cover_blurb(struct sb *s, const struct plan_opts *o, const char *area,
 		 size_t n, size_t np, const char *rows, size_t wvar,
-		 size_t wloc)
+		 size_t wloc, unsigned int levels)
 {
+	static const char *const meaning[EV_LEVEL_NR] = {
+		[EV_LEVEL_EXERCISED] = "exercised = built into vmlinux, booted with ro_after_init=warn reporting no write and again with the protection on, each time through the exercise suite (suspend/resume, CPU hotplug, modules, sysfs/sysctl writes);",
+		[EV_LEVEL_MODULE_CYCLED] = "module-cycled = built as a module that was loaded (its init returned 0) and unloaded in the same two boots;",
+		[EV_LEVEL_BUILT] = "built = only compiled: the symbol is in .data..ro_after_init, but no boot ran its code;",
+	};
 	char *t = xasprintf("This series marks %zu variable%s of %s (MAINTAINERS) as __ro_after_init, in %zu patch%s, one per file. Each of them is written only by init-only code and read after that; each patch lists every writer with its file and line and says how it was shown to be init-only.",
 			    n, n > 1 ? "s" : "", area, np, np > 1 ? "es" : "");
+	struct sb l;
+	int k;
 
 	sb_wrap(s, t, "", "", WIDTH);
 	free(t);
 	sb_addc(s, '\n');
-	sb_wrap(s, "Validation levels: built = the symbol sits in .data..ro_after_init of the object and of vmlinux; booted = the kernel booted with the protection on and the lkdtm control write was caught; exercised = in addition suspend/resume, CPU hotplug, module and sysfs/sysctl write-back exercises passed, with ro_after_init=warn reporting no violation and again with the protection on.",
-		"", "", WIDTH);
+	sb_init(&l);
+	sb_add(&l, "Validation levels:");
+	for (k = EV_LEVEL_EXERCISED; k < EV_LEVEL_NR; k++)
+		if (levels & (1u << k))
+			sb_addf(&l, " %s", meaning[k]);
+	l.buf[l.len - 1] = '.';
+	sb_wrap(s, l.buf, "", "", WIDTH);
+	sb_free(&l);
 	sb_addc(s, '\n');
 	sb_addf(s, "  %2s  %-*s  %-*s  %s\n", "#", (int)wvar, "variable",
 		(int)wloc, "file:line", "level");

@@ -82,17 +82,6 @@ static void make_dir(const char *dir)
 		    strerror(errno));
 }
 
-static const char *level_of(const struct var *v)
-{
-	if (strstr(v->evidence, "exercise"))
-		return "exercised";
-	if (strstr(v->evidence, "boot"))
-		return "booted";
-	if (strstr(v->evidence, "section"))
-		return "built";
-	return "accepted";
-}
-
 /* The series of the N variables V of one area, its row in AREAS. */
 static void write_series(const struct plan_opts *o, const char *plan,
 			 struct var *v, size_t n, unsigned int num,
@@ -101,6 +90,7 @@ static void write_series(const struct plan_opts *o, const char *plan,
 	char *name = slug(v[0].sec->name, num), *dir, *pfx;
 	struct sb msg, list, files, cover, row;
 	size_t i, j, k, np = 0, wvar = 8, wloc = 9;
+	unsigned int levels = 0;
 	struct var **unit = xmalloc(n * sizeof(*unit));
 
 	dir = xasprintf("%s/%s", plan, name);
@@ -143,7 +133,8 @@ static void write_series(const struct plan_opts *o, const char *plan,
 
 			sb_addf(&row, "  %2zu  %-*s  %-*s  %s\n", np,
 				(int)wvar, v[k].name, (int)wloc, loc,
-				level_of(&v[k]));
+				ev_level_name(v[k].level));
+			levels |= 1u << v[k].level;
 			free(loc);
 		}
 	}
@@ -153,7 +144,8 @@ static void write_series(const struct plan_opts *o, const char *plan,
 	sb_addf(&msg, "%s: Mark %zu variable%s as __ro_after_init\n", pfx, n,
 		n > 1 ? "s" : "");
 	put(dir, "cover.subject", &msg);
-	cover_blurb(&cover, o, v[0].sec->name, n, np, row.buf, wvar, wloc);
+	cover_blurb(&cover, o, v[0].sec->name, n, np, row.buf, wvar, wloc,
+		    levels);
 	put(dir, "cover.blurb", &cover);
 	sb_addf(areas, "%s\t%s\t%s\t%zu\t%zu\n", name, v[0].sec->name, pfx,
 		np, n);
@@ -179,8 +171,17 @@ static void readme(struct sb *s, const struct plan_opts *o,
 	sb_addf(s, "\nJournal:    %s (%zu rows, %zu variables)\n", o->journal,
 		in->nrows, in->nvars);
 	sb_addf(s, "Candidates: %s\n", o->candidates);
-	sb_addf(s, "Queued:     %zu, below\n", in->nacc);
-	sb_addf(s, "Not queued: %zu, listed at the end\n\n", in->nother);
+	sb_addf(s, "Queued:     %zu, below (exercised %zu, module-cycled %zu, built %zu)\n",
+		in->nacc, in->nlevel[EV_LEVEL_EXERCISED],
+		in->nlevel[EV_LEVEL_MODULE_CYCLED],
+		in->nlevel[EV_LEVEL_BUILT]);
+	sb_addf(s, "Not queued: %zu, listed at the end\n", in->nother);
+	if (o->allow_built)
+		sb_addf(s, "Only built: %zu queued (--allow-built); their messages say they were\n            only compiled, not booted through their code\n\n",
+			in->nlevel[EV_LEVEL_BUILT]);
+	else
+		sb_addf(s, "Only built: %zu accepted but left out: only compiled, not booted\n            through their code (queue plan --allow-built,\n            make queue QUEUE_ALLOW_BUILT=1 queues them)\n\n",
+			in->nbuilt);
 	sb_add(s, "Series, in the order the top-level `series` file applies them\n(each directory has a cover letter, the patches and its own `series`):\n\n");
 	sb_addf(s, "  %-46s %7s %9s  %s\n", "directory", "patches", "variables",
 		"area (prefix)");
@@ -201,7 +202,7 @@ static void readme(struct sb *s, const struct plan_opts *o,
 			f[2]);
 	}
 	free(copy);
-	sb_add(s, "\nNot queued: variables whose last journal verdict is not \"accepted\"\n(the reason is the journal's evidence), and accepted ones the queue\ndropped (the reason starts with \"dropped:\").\n\n");
+	sb_add(s, "\nNot queued: variables whose last journal verdict is not \"accepted\"\n(the reason is the journal's evidence), accepted ones the queue\ndropped (the reason starts with \"dropped:\"), and accepted ones of\nlevel built (\"accepted, only built:\", then the journal's evidence).\n\n");
 	if (!in->nother)
 		sb_add(s, "  (none)\n");
 	for (i = 0; i < in->nother; i++) {
@@ -246,8 +247,8 @@ int plan_run(const struct plan_opts *o)
 	text.len = 0;
 	readme(&text, o, &areas, &in);
 	put(o->out, "README", &text);
-	printf("queue: %zu queued in %u series, %zu not queued (%s/README)\n",
-	       in.nacc, num, in.nother, o->out);
+	printf("queue: %zu queued in %u series, %zu not queued (%zu only built) (%s/README)\n",
+	       in.nacc, num, in.nother, in.nbuilt, o->out);
 	free(plan);
 	sb_free(&areas);
 	sb_free(&text);

@@ -32,6 +32,7 @@ struct plan_opts {
 	const char *base;	/* the base, in words */
 	const char *profile;	/* the validated build profile */
 	int max_vars;		/* variables per patch */
+	int allow_built;	/* queue accepted rows of level built too */
 };
 
 /* A variable with its final journal row. */
@@ -41,6 +42,8 @@ struct var {
 	const char *batch, *config_hash, *core_hash;
 	long line;
 	unsigned long jline;	/* line of the journal row */
+	enum ev_level level;	/* the journal row's */
+	char *module;		/* cycled=MOD: the module, else NULL */
 	/* accepted ones only: */
 	const char *reason, *conf;	/* the finder's, from candidates.tsv */
 	struct ev_writer *w;	/* the writers, from candidates.tsv */
@@ -57,6 +60,8 @@ struct plan_in {
 	struct var *acc, *other;	/* queued; not queued (and dropped) */
 	size_t nacc, nother;
 	size_t nrows, nvars;	/* journal rows, distinct variables */
+	size_t nlevel[EV_LEVEL_NR];	/* queued, per level */
+	size_t nbuilt;		/* accepted, only built, left out */
 	char *date;		/* the newest journal time */
 };
 
@@ -83,11 +88,12 @@ void commit_msg(struct sb *s, const struct plan_opts *o, struct var **v,
 		size_t n);
 /*
  * The cover letter's text: N variables of AREA in NP patches, ROWS the
- * table of them (with its column widths WVAR, WLOC).
+ * table of them (with its column widths WVAR, WLOC), LEVELS the set of
+ * their levels (1 << enum ev_level).
  */
 void cover_blurb(struct sb *s, const struct plan_opts *o, const char *area,
 		 size_t n, size_t np, const char *rows, size_t wvar,
-		 size_t wloc);
+		 size_t wloc, unsigned int levels);
 
 /* 0 done; dies on bad input (RC_DATA) or a write error (RC_HOST). */
 int plan_run(const struct plan_opts *o);

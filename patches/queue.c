@@ -28,7 +28,7 @@ static void print_help(FILE *fp)
 	      "       queue plan --journal FILE --candidates FILE --tree DIR\n"
 	      "                  --out DIR --signoff 'NAME <EMAIL>'\n"
 	      "                  [--maintainers FILE] [--max-vars N] [--profile NAME]\n"
-	      "                  [--exclude FILE] [--base TEXT]\n"
+	      "                  [--exclude FILE] [--base TEXT] [--allow-built]\n"
 	      "       queue finish PLAN_DIR SERIES_DIR DOMAIN\n"
 	      "\n"
 	      "area    print PATH, its MAINTAINERS area, the matching F: pattern\n"
@@ -39,6 +39,8 @@ static void print_help(FILE *fp)
 	      "        DIR/README and DIR/.plan/: one directory per MAINTAINERS\n"
 	      "        area with the annotation lists and commit messages of its\n"
 	      "        patches\n"
+	      "        (accepted rows of evidence level exercised or module-cycled;\n"
+	      "        built ones only with --allow-built)\n"
 	      "finish  in SERIES_DIR (git format-patch --cover-letter output)\n"
 	      "        fill in the cover letter from PLAN_DIR, add deterministic\n"
 	      "        Message-ID/In-Reply-To/References headers, write 'series'\n"
@@ -52,6 +54,9 @@ static void print_help(FILE *fp)
 	      "  --base TEXT        the paragraph naming the base\n"
 	      "  --exclude FILE     TSV file name reason: accepted variables to leave\n"
 	      "                     out, listed as dropped in the README\n"
+	      "  --allow-built      queue accepted rows of level built (only compiled,\n"
+	      "                     not booted through their code) too; their commit\n"
+	      "                     messages say so\n"
 	      "  -h, --help         this text\n"
 	      "\n"
 	      "Exit status: 0 done, 64 usage, 65 bad input data (named on stderr\n"
@@ -134,6 +139,10 @@ static int cmd_plan(int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
+		if (!strcmp(a, "--allow-built")) {
+			o.allow_built = 1;
+			continue;
+		}
 		if (i + 1 >= argc)
 			die(RC_USAGE, "plan: %s needs a value", a);
 		if (!strcmp(a, "--journal"))

@@ -21,7 +21,10 @@
 #   QUEUE_EXCLUDE (TSV file name reason: accepted variables to leave out),
 #   QUEUE_DROP_UNCLEAN=1 (leave out the variables of patches checkpatch
 #   does not pass, listed as dropped in the README, instead of failing),
-#   PROFILE, MAX_VARS (passed on when set; defaults: queue --help),
+#   QUEUE_ALLOW_BUILT=1 (queue accepted conversions of evidence level
+#   built too: only compiled, not booted through their code; their
+#   commit messages say so), PROFILE, MAX_VARS (passed on when set;
+#   defaults: queue --help),
 #   QUEUE_DATE (default: newest journal time)
 # Exit: 0 queue written and checked, 1 a check failed (named on stderr),
 #   64 usage, 65 bad input (a file, a row, the queue directory), 70 a tool
@@ -30,7 +33,7 @@
 set -eu
 
 usage() {
-	sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case ${1-} in -h | --help) usage; exit 0 ;; esac
@@ -68,6 +71,10 @@ domain=${email#*@}
 if [ -n "${QUEUE_EXCLUDE-}" ]; then
 	[ -f "$QUEUE_EXCLUDE" ] || die 65 "QUEUE_EXCLUDE=$QUEUE_EXCLUDE: no such file"
 fi
+case ${QUEUE_ALLOW_BUILT-} in
+"" | 0 | 1) ;;
+*) die 64 "QUEUE_ALLOW_BUILT=$QUEUE_ALLOW_BUILT: must be 1 (queue the conversions that were only built) or 0" ;;
+esac
 
 mkdir -p "$work"
 journal=$(cd "$(dirname "$journal")" && pwd)/$(basename "$journal")
@@ -111,6 +118,7 @@ core_only=$queue/.core-only.tsv
 set -- --exclude "$core_only"
 [ -z "${PROFILE-}" ] || set -- "$@" --profile "$PROFILE"
 [ -z "${MAX_VARS-}" ] || set -- "$@" --max-vars "$MAX_VARS"
+[ "${QUEUE_ALLOW_BUILT-}" != 1 ] || set -- "$@" --allow-built
 "$bin" plan --journal "$journal" --candidates "$cands" --tree "$tree" \
 	--out "$queue" --signoff "$name <$email>" "$@" ||
 	die $? "planning failed (see above)"

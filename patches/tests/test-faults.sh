@@ -11,6 +11,9 @@
 #     was an error without a line.  Now both are exit 65 naming FILE:LINE.
 # #10 --signoff with a newline added a trailer of its own, and a CR or a
 #     trailer-like word in the inputs reached the commit message.
+# levels (issue 16) only exercised and module-cycled conversions are
+#     queued unless --allow-built (QUEUE_ALLOW_BUILT=1); the commit
+#     message names the level, and says when a change was only compiled.
 #
 # QUEUE_BIN= and QUEUE_SH= run the tests on other (old) programs:
 #   QUEUE_BIN=/work/old/patches/queue QUEUE_SH=/work/old/patches/queue.sh
@@ -99,6 +102,119 @@ else
 	not_ok "two #ifdef definitions of one variable are both queued, the subject names it once" \
 		"exit $rc: $(head -n 1 "$T/variant.q/.plan"/01-*/0001.msg 2>/dev/null)"
 fi
+
+# ---- evidence levels: what is queued, and what the messages say ------------
+# Four accepted variables, one per level shape, in a journal with the level
+# column: exercised (vmlinux, booted), module-cycled (cycled=foo), and two
+# only built (a module whose init failed; a vmlinux object never booted).
+for f in b c d; do
+	cp "$tree/kernel/a.c" "$tree/kernel/$f.c"
+done
+lhead='time	variable	file	line	batch	verdict	evidence	level	config_hash	core_hash'
+# lrow FILE EVIDENCE LEVEL
+lrow() {
+	printf '2025-01-10T09:00:00Z\tx\t%s\t1\t1\taccepted\t%s\t%s\t0123456789ab\tba9876543210\n' "$1" "$2" "$3"
+}
+ev_ex='built=kernel/a.o,vmlinux; booted=warn,default; exercised=boot,cpu-hotplug'
+ev_cy='built=kernel/b.o,kernel/b.ko; booted=warn,default; exercised=boot,modules; cycled=foo'
+ev_nc='built=kernel/c.o,kernel/c.ko; booted=warn,default; exercised=boot,modules; not-cycled=bar: init failed (No such device)'
+ev_bo='built=kernel/d.o,vmlinux'
+{
+	echo "$lhead"
+	lrow kernel/a.c "$ev_ex" exercised
+	lrow kernel/b.c "$ev_cy" module-cycled
+	lrow kernel/c.c "$ev_nc" built
+	lrow kernel/d.c "$ev_bo" built
+} >"$T/lv.j"
+{
+	echo "$chead"
+	for f in a b c d; do
+		crow x kernel/$f.c "1 init-only writes, 0 escapes in init-only code" kernel/$f.c:5:set_x:assign
+	done
+} >"$T/lv.c"
+plan lv
+lists=$(cat "$T/lv.q/.plan"/01-*/*.list 2>/dev/null | grep -v '^file' | cut -f 1 | tr '\n' ' ')
+[ "$rc" -eq 0 ] && [ "$lists" = "kernel/a.c kernel/b.c " ] &&
+	ok "levels: only the exercised and the module-cycled variables are queued by default" ||
+	not_ok "levels: only the exercised and the module-cycled variables are queued by default" "exit $rc, queued: $lists"
+grep -q '^Queued:     2, below (exercised 1, module-cycled 1, built 0)$' "$T/lv.q/README" &&
+	grep -q '^Only built: 2 accepted but left out: only compiled, not booted$' "$T/lv.q/README" &&
+	grep -q '^  kernel/c.c:1 x: accepted, only built: .*not-cycled=bar: init failed (No such device)$' "$T/lv.q/README" &&
+	grep -q '^  kernel/d.c:1 x: accepted, only built: built=kernel/d.o,vmlinux$' "$T/lv.q/README" &&
+	ok "levels: README counts per level and lists the only-built ones with their evidence" ||
+	not_ok "levels: README counts per level and lists the only-built ones with their evidence" "$(grep -e '^Queued' -e '^Only' -e 'only built' "$T/lv.q/README" | tr '\n' '|')"
+# msg FILE: the commit message of the patch of FILE, on one line
+msg() {
+	for _m in "$T/$1.q/.plan"/01-*/*.msg; do
+		_l=${_m%.msg}.list
+		grep -q "^$2	" "$_l" && tr '\n' ' ' <"$_m" | tr -s ' '
+	done
+}
+m=$(msg lv kernel/a.c)
+case $m in
+*"How it was tested (level: exercised): built into vmlinux "*"booted under QEMU with ro_after_init=warn, which reported no write, and again with the protection on, each time through the exercise suite"*"- exercises passed: boot, cpu-hotplug Signed-off-by:"*)
+	ok "levels: an exercised message names its level and lists the exercises" ;;
+*)	not_ok "levels: an exercised message names its level and lists the exercises" "$m" ;;
+esac
+m=$(msg lv kernel/b.c)
+case $m in
+*"How it was tested (level: module-cycled): built as the module foo "*"booted under QEMU with ro_after_init=warn, which reported no write, and again with the protection on; in each boot foo was loaded, its init returned 0, and it was unloaded"*)
+	ok "levels: a module-cycled message names the module, its init and its unload" ;;
+*)	not_ok "levels: a module-cycled message names the module, its init and its unload" "$m" ;;
+esac
+case $m in
+*"only compiled"*) not_ok "levels: ... and does not call itself only compiled" "$m" ;;
+*) ok "levels: ... and does not call itself only compiled" ;;
+esac
+grep -q '^ *2  x  *kernel/b.c:1  *module-cycled$' "$T/lv.q/.plan"/01-*/cover.blurb &&
+	! grep -q 'built = only compiled' "$T/lv.q/.plan"/01-*/cover.blurb &&
+	ok "levels: the cover letter's table has each level, its legend only the levels present" ||
+	not_ok "levels: the cover letter's table has each level, its legend only the levels present" "$(cat "$T/lv.q/.plan"/01-*/cover.blurb | tr '\n' '|')"
+
+# --allow-built: all four, the only-built ones saying so plainly.
+cp "$T/lv.j" "$T/lvb.j"
+cp "$T/lv.c" "$T/lvb.c"
+plan lvb --allow-built
+lists=$(cat "$T/lvb.q/.plan"/01-*/*.list 2>/dev/null | grep -v '^file' | cut -f 1 | tr '\n' ' ')
+[ "$rc" -eq 0 ] && [ "$lists" = "kernel/a.c kernel/b.c kernel/c.c kernel/d.c " ] &&
+	grep -q '^Only built: 2 queued (--allow-built)' "$T/lvb.q/README" &&
+	ok "levels: --allow-built queues the only-built variables too, README says so" ||
+	not_ok "levels: --allow-built queues the only-built variables too, README says so" "exit $rc, queued: $lists"
+m=$(msg lvb kernel/c.c)
+case $m in
+*"How it was tested (level: built): only compiled, not booted through its code."*"- module not cycled: bar: init failed (No such device)"*)
+	ok "levels: an only-built message says it was only compiled, and why the module was not cycled" ;;
+*)	not_ok "levels: an only-built message says it was only compiled, and why the module was not cycled" "$m" ;;
+esac
+m=$(msg lvb kernel/d.c)
+case $m in
+*"(level: built): only compiled, not booted through its code."*) ok "levels: so does a vmlinux variable that was never booted" ;;
+*) not_ok "levels: so does a vmlinux variable that was never booted" "$m" ;;
+esac
+grep -q 'built = only compiled' "$T/lvb.q/.plan"/01-*/cover.blurb &&
+	ok "levels: ... and the cover letter explains the level built" ||
+	not_ok "levels: ... and the cover letter explains the level built" "missing"
+
+# The same journal without the level column (an old one): the same plan.
+cut -f 1-7,9- "$T/lv.j" >"$T/lvo.j"
+cp "$T/lv.c" "$T/lvo.c"
+plan lvo
+if [ "$rc" -eq 0 ] && diff -r "$T/lv.q/.plan" "$T/lvo.q/.plan" >/dev/null &&
+   [ "$(sed 1,12d "$T/lv.q/README")" = "$(sed 1,12d "$T/lvo.q/README")" ]; then
+	ok "levels: a journal without the level column gives the same plan (levels derived)"
+else
+	not_ok "levels: a journal without the level column gives the same plan (levels derived)" "exit $rc: $(head -c 300 "$T/lvo.err")"
+fi
+{ echo "$lhead"; lrow kernel/a.c "$ev_ex" built; } >"$T/lvw.j"
+cp "$T/lv.c" "$T/lvw.c"
+plan lvw
+expect_refused lvw 65 "lvw.j:2: column 'level': 'built'" \
+	"levels: a level the evidence does not give is refused, naming FILE:LINE"
+{ echo "$lhead"; lrow kernel/b.c "built=kernel/b.o,kernel/b.ko; booted=warn,default; cycled=foo Signed-off-by: x" module-cycled; } >"$T/lvm.j"
+cp "$T/lv.c" "$T/lvm.c"
+plan lvm
+expect_refused lvm 65 "lvm.j:2: column 'evidence': cycled=foo Signed-off-by: x is not a module name" \
+	"levels: a cycled= module that is not a module name is refused (it is quoted in a paragraph)"
 
 # ---- #4: paths and names are checked before anything is written ----------
 { echo "$jhead"; jrow x ../kernel/a.c rejected "violation: written by y"; } >"$T/dotdot.j"
@@ -244,6 +360,28 @@ qrun "$T/empty"
 [ -f "$T/empty/.ro-campaign-queue" ] &&
 	ok "#1 an empty directory becomes a queue" ||
 	not_ok "#1 an empty directory becomes a queue" "exit $rc"
+
+# QUEUE_ALLOW_BUILT=1 reaches queue plan as --allow-built (make queue and
+# queue.sh); any other value than 0 or 1 is a usage error.
+QUEUE_ALLOW_BUILT=1 sh "$qsh" "$T/none.j" "$T/good.c" "$tree" "$T/work" \
+	"$T/allowq" >"$T/q.out" 2>"$T/q.err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^Only built: 0 queued (--allow-built)' "$T/allowq/README" &&
+	ok "levels: queue.sh passes QUEUE_ALLOW_BUILT=1 on as --allow-built" ||
+	not_ok "levels: queue.sh passes QUEUE_ALLOW_BUILT=1 on as --allow-built" "exit $rc: $(tail -n 1 "$T/q.err")"
+sh "$qsh" "$T/none.j" "$T/good.c" "$tree" "$T/work" "$T/allowd" >"$T/q.out" 2>"$T/q.err"
+grep -q '^Only built: 0 accepted but left out' "$T/allowd/README" &&
+	ok "levels: without QUEUE_ALLOW_BUILT queue.sh leaves the only-built ones out" ||
+	not_ok "levels: without QUEUE_ALLOW_BUILT queue.sh leaves the only-built ones out" "$(tail -n 1 "$T/q.err")"
+QUEUE_ALLOW_BUILT=yes sh "$qsh" "$T/none.j" "$T/good.c" "$tree" "$T/work" \
+	"$T/allowy" >"$T/q.out" 2>"$T/q.err"
+rc=$?
+[ "$rc" -eq 64 ] && grep -q 'QUEUE_ALLOW_BUILT=yes: must be 1' "$T/q.err" &&
+	ok "levels: QUEUE_ALLOW_BUILT=yes is refused (exit 64)" ||
+	not_ok "levels: QUEUE_ALLOW_BUILT=yes is refused (exit 64)" "exit $rc"
+make -s -n -C "$root" queue QUEUE_ALLOW_BUILT=1 2>&1 | grep -q 'QUEUE_ALLOW_BUILT=1 ' &&
+	ok "levels: make queue QUEUE_ALLOW_BUILT=1 hands it to queue.sh" ||
+	not_ok "levels: make queue QUEUE_ALLOW_BUILT=1 hands it to queue.sh" "not in make -n queue"
 
 # ---- exit codes -----------------------------------------------------------------
 "$bin" plan --journal "$T/good.j" >/dev/null 2>&1

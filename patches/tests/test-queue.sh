@@ -127,8 +127,8 @@ rc=$?
 ev='built=arch/x86/kernel/check.o,vmlinux; booted=warn,default; exercised=boot,cpu-online'
 {
 	head -n 1 "$fix/journal.tsv"
-	printf '2025-01-10T09:20:13Z\tmemory_corruption_check\tarch/x86/kernel/check.c\t22\t2\taccepted\t%s\t5a4b3c2d1e0f\te3b0c44298fc\n' "$ev"
-	printf '2025-01-10T09:20:13Z\tcorruption_check_size\tarch/x86/kernel/check.c\t24\t2\taccepted\t%s\t5a4b3c2d1e0f\te3b0c44298fc\n' "$ev"
+	printf '2025-01-10T09:20:13Z\tmemory_corruption_check\tarch/x86/kernel/check.c\t22\t2\taccepted\t%s\texercised\t5a4b3c2d1e0f\te3b0c44298fc\n' "$ev"
+	printf '2025-01-10T09:20:13Z\tcorruption_check_size\tarch/x86/kernel/check.c\t24\t2\taccepted\t%s\texercised\t5a4b3c2d1e0f\te3b0c44298fc\n' "$ev"
 } >"$t/drop-journal.tsv"
 {
 	head -n 1 "$fix/candidates.tsv"
@@ -194,6 +194,15 @@ if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
 	! grep -q 'vmap_initialized: not-built' "$q/README" &&
 		ok "README: rejected and not-built with reasons, last journal row wins" ||
 		not_ok "README: rejected and not-built with reasons, last journal row wins" "see $q/README"
+	grep -q '^Queued:     8, below (exercised 8, module-cycled 0, built 0)$' "$q/README" &&
+	grep -q '^Only built: 1 accepted but left out' "$q/README" &&
+	grep -q 'i6300esb.c:79 heartbeat: accepted, only built: .*not-cycled=i6300esb: init failed' "$q/README" &&
+	! grep -q heartbeat "$q/series" "$q"/*/*.patch &&
+		ok "levels: the only-built module variable is left out, counted and listed with its evidence" ||
+		not_ok "levels: the only-built module variable is left out, counted and listed with its evidence" "$(grep -e '^Queued' -e '^Only' -e heartbeat "$q/README" | tr '\n' '|')"
+	tr '\n' ' ' <"$x86"/0001-*.patch 2>/dev/null | grep -q 'How it was tested (level: exercised): built into vmlinux' &&
+		ok "commit message: the testing paragraph names the level" ||
+		not_ok "commit message: the testing paragraph names the level" "missing"
 	grep -q 'srbds_parse_cmdline() is __init (arch/x86/kernel/cpu/bugs.c:702)' "$x86"/0001-*.patch 2>/dev/null &&
 		ok "commit message: each writer, file:line, and how it is init-only" ||
 		not_ok "commit message: each writer, file:line, and how it is init-only" "missing"
