@@ -128,7 +128,7 @@ bench: programs
 	sh qemu-boot/bench-harness.sh "$(TREE)" "$(WORK)" "$(BENCH_PROFILES)"
 	@echo "bench: results in $(WORK)/bench/results.tsv"
 
-bench: bench-loo bench-finder bench-validate bench-core
+bench: bench-loo bench-finder bench-validate bench-core bench-cover
 
 clean:
 	rm -f $(PROGRAMS) $(CLEAN_FILES)

@@ -67,3 +67,11 @@ cover-plan: validate/cover-plan
 	dir=$$(echo "$$out" | tail -n 1) && \
 	validate/cover-plan --candidates "$(CANDIDATES)" --tree "$(TREE)" \
 		--config "$$dir/.config" --out "$(COVER_DIR)"
+
+# What the cover profile buys on BENCH_COVER_SCOPE (default drivers/char
+# sound/core): not-built in COVER_BASE (wide) and in cover, the two waves'
+# build times, the evidence levels, verdicts per hour.  Hours with wide.
+.PHONY: bench-cover
+bench-cover: validate/validate validate/cover-plan qemu-boot/boot \
+		candidates/candidates cocci/mentions campaign/report patches/queue
+	sh validate/bench-cover.sh "$(TREE)" "$(WORK)"
