@@ -4,7 +4,6 @@
  * the funnel as inline SVG, a table per directory, every candidate and
  * the finder's rejections.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,29 +50,53 @@ static const char *writer_where(struct report *r, const char *ev)
 	return NULL;
 }
 
+/* One bar of the funnel: LABEL, COUNT of TOP on a linear scale. */
+static void svg_bar(struct sb *f, int y, const char *stage, const char *label,
+		    int c, int top, const char *fill)
+{
+	const int w = 640, bar = 28, left = 250;
+	/* a count that is not 0 gets at least 2 pixels */
+	int len = c ? 2 + (int)((double)(w - 2) * c / (top ? top : 1)) : 0;
+
+	sb_addf(f, "<g class=\"stage\" data-stage=\"%s\" data-count=\"%d\">",
+		stage, c);
+	sb_addf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>",
+		left - 10, y + bar - 9, label);
+	sb_addf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>",
+		left, y, len, bar, fill);
+	sb_addf(f, "<text class=\"count\" x=\"%d\" y=\"%d\">%d</text></g>\n",
+		left + len + 8, y + bar - 9, c);
+}
+
+/*
+ * The funnel, every bar on one linear scale (the scanned count is the
+ * full width) and labelled with its count; the accepted ones split by
+ * evidence level below them.
+ */
 static void svg_funnel(struct sb *f, const struct report *r)
 {
+	static const char *const level_fill[EV_LEVEL_NR] = {
+		[EV_LEVEL_EXERCISED] = "#66bb6a",
+		[EV_LEVEL_MODULE_CYCLED] = "#9ccc65",
+		[EV_LEVEL_BUILT] = "#bdbdbd",
+	};
 	const int w = 640, bar = 28, gap = 8, left = 250;
-	double top = log1p(r->count[0] > 0 ? r->count[0] : 1);
-	int s, y;
+	const int nbars = S_NR + EV_LEVEL_NR - 1;
+	int s, k = 0, top = r->count[S_SCANNED];
 
+	for (s = 0; s < S_NR; s++)
+		if (r->count[s] > top)
+			top = r->count[s];
 	sb_addf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"funnel\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"campaign funnel\">\n",
-		w + left + 80, S_NR * (bar + gap) + gap);
-	for (s = 0; s < S_NR; s++) {
-		int c = r->count[s];
-		int len = c ? 4 + (int)((w - 4) * log1p(c) / top) : 0;
-
-		y = gap + s * (bar + gap);
-		sb_addf(f, "<g class=\"stage\" data-stage=\"%s\" data-count=\"%d\">",
-			stage_name[s], c);
-		sb_addf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>",
-			left - 10, y + bar - 9, stage_label[s]);
-		sb_addf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>",
-			left, y, len, bar, s == S_ACCEPTED ? "#2e7d32" : "#4a6fa5");
-		sb_addf(f, "<text class=\"count\" x=\"%d\" y=\"%d\">%d</text></g>\n",
-			left + len + 8, y + bar - 9, c);
-	}
-	sb_add(f, "</svg>\n<p class=\"note\">Bar lengths are logarithmic in the count.</p>\n");
+		w + left + 80, nbars * (bar + gap) + gap);
+	for (s = 0; s < S_NR; s++, k++)
+		svg_bar(f, gap + k * (bar + gap), stage_name[s], stage_label[s],
+			r->count[s], top,
+			s == S_ACCEPTED ? "#2e7d32" : "#4a6fa5");
+	for (s = EV_LEVEL_EXERCISED; s < EV_LEVEL_NR; s++, k++)
+		svg_bar(f, gap + k * (bar + gap), level_stage[s],
+			level_label[s], r->level_count[s], top, level_fill[s]);
+	sb_add(f, "</svg>\n<p class=\"note\">Bar lengths are linear in the count (the scanned variables are the full width). The last three bars split the accepted ones by evidence level: exercised = built into vmlinux and booted through the exercises with ro_after_init=warn silent and with the protection on; module-cycled = the module was loaded, its init returned 0, and it was unloaded in those boots; only built = compiled, but no boot ran its code (not queued by default).</p>\n");
 }
 
 static void subsystem_table(struct sb *f, struct report *r)
@@ -131,8 +154,11 @@ static void candidate_row(struct sb *f, struct report *r, struct var *v)
 	html_esc(f, v->reason);
 	sb_add(f, "<br><small>");
 	html_esc(f, v->evidence);
-	sb_addf(f, "</small></td><td class=\"verdict\">%s</td><td class=\"evidence\">",
-		vd);
+	sb_addf(f, "</small></td><td class=\"verdict\">%s", vd);
+	if (v->level != EV_LEVEL_NONE)
+		sb_addf(f, "<br><small class=\"level\">%s</small>",
+			ev_level_name(v->level));
+	sb_add(f, "</td><td class=\"evidence\">");
 	html_esc(f, v->vevidence ? v->vevidence : "");
 	if (where) {
 		sb_add(f, " <span class=\"writer\">(writer defined at ");
@@ -159,6 +185,78 @@ static void candidate_table(struct sb *f, struct report *r)
 	for (i = 0; i < r->n; i++)
 		candidate_row(f, r, &r->v[i]);
 	sb_add(f, "</table>\n");
+}
+
+/* The reason of a not-built verdict: its evidence after "not-built: ". */
+static const char *notbuilt_reason(const struct var *v)
+{
+	const char *e = v->vevidence;
+
+	return strncmp(e, "not-built: ", 11) ? e : e + 11;
+}
+
+static int is_notbuilt(const struct var *v)
+{
+	return v->verdict && !strcmp(v->verdict, "not-built");
+}
+
+/*
+ * Every not-built candidate with its reason, grouped by the reason's
+ * kind (other-arch, unmet, not compiled in the profile, ...), the kinds
+ * with the most candidates first.
+ */
+static void notbuilt_section(struct sb *f, struct report *r)
+{
+	const char *kind[16];	/* notbuilt_kind() has fewer */
+	int count[16], nk = 0, total = 0, i, k, best;
+	char *done = xcalloc(16, 1);
+
+	for (i = 0; i < r->n; i++) {
+		const char *kd;
+
+		if (!is_notbuilt(&r->v[i]))
+			continue;
+		total++;
+		kd = notbuilt_kind(notbuilt_reason(&r->v[i]));
+		for (k = 0; k < nk && strcmp(kind[k], kd); k++)
+			;
+		if (k == nk) {
+			kind[nk] = kd;
+			count[nk++] = 0;
+		}
+		count[k]++;
+	}
+	sb_addf(f, "<h2 id=\"not-built\">Not built (%d)</h2>\n", total);
+	sb_add(f, "<p class=\"note\">A candidate that no validation build compiled proves nothing: why each was not built, from the validation journal, grouped by the kind of reason.</p>\n");
+	sb_add(f, "<table id=\"not-built-kinds\"><tr><th>reason</th><th>candidates</th></tr>\n");
+	for (k = 0; k < nk; k++)
+		sb_addf(f, "<tr data-kind=\"%s\"><td><a href=\"#not-built-%d\">%s</a></td><td>%d</td></tr>\n",
+			kind[k], k, kind[k], count[k]);
+	sb_add(f, "</table>\n");
+	for (;;) {
+		for (best = -1, k = 0; k < nk; k++)
+			if (!done[k] && (best < 0 || count[k] > count[best]))
+				best = k;
+		if (best < 0)
+			break;
+		done[best] = 1;
+		sb_addf(f, "<h3 id=\"not-built-%d\">%s (%d)</h3>\n", best,
+			kind[best], count[best]);
+		sb_addf(f, "<table class=\"not-built\" data-kind=\"%s\" data-count=\"%d\"><tr><th>variable</th><th>definition</th><th>why it was not built</th></tr>\n",
+			kind[best], count[best]);
+		for (i = 0; i < r->n; i++) {
+			struct var *v = &r->v[i];
+
+			if (!is_notbuilt(v) ||
+			    strcmp(notbuilt_kind(notbuilt_reason(v)), kind[best]))
+				continue;
+			row_head(f, "not-built", v);
+			html_esc(f, notbuilt_reason(v));
+			sb_add(f, "</td></tr>\n");
+		}
+		sb_add(f, "</table>\n");
+	}
+	free(done);
 }
 
 /* The finder's rejections: the first disqualifying writer, file:line. */
@@ -197,6 +295,7 @@ void write_html(struct report *r, const char *dir, const char *title)
 	svg_funnel(&f, r);
 	sb_add(&f, "<h2>Per directory</h2>\n");
 	subsystem_table(&f, r);
+	notbuilt_section(&f, r);
 	sb_add(&f, "<h2>Every candidate</h2>\n");
 	candidate_table(&f, r);
 	sb_addf(&f, "<h2>Rejected by the finder (%d)</h2>\n", r->nfr);

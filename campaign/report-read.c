@@ -117,6 +117,7 @@ void read_journal(struct report *r, const char *path)
 		if (!v)
 			continue; /* validated in another scope of the journal */
 		v->verdict = verdict_name(j->verdict);
+		v->level = j->level;
 		v->vevidence = xstrdup(j->evidence);
 	}
 	journal_rows_free(&rows);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report-tsv.c - report.tsv (one row per ro_after_init candidate) and
- * funnel.tsv (stage, count) for scripts; columns in FORMATS.md.
+ * funnel.tsv (stage, count; the accepted ones per level last) for
+ * scripts; columns in FORMATS.md.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,14 +36,15 @@ void write_tsv(struct report *r, const char *dir)
 	int i, s;
 
 	sb_init(&f);
-	sb_add(&f, "file\tline\tname\tconfidence\tverdict\tstage\tdirectory\tpatch\tfinder_reason\tfinder_evidence\tvalidation_evidence\n");
+	sb_add(&f, "file\tline\tname\tconfidence\tverdict\tlevel\tstage\tdirectory\tpatch\tfinder_reason\tfinder_evidence\tvalidation_evidence\n");
 	for (i = 0; i < r->n; i++) {
 		struct var *v = &r->v[i];
 
 		sub = subsystem(v->file);
-		sb_addf(&f, "%s\t%ld\t%s\t%s\t%s\t%s\t%s\t%s\t", v->file,
+		sb_addf(&f, "%s\t%ld\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", v->file,
 			v->line, v->name, v->confidence,
-			v->verdict ? v->verdict : "-", stage_name[v->reached],
+			v->verdict ? v->verdict : "-", ev_level_name(v->level),
+			stage_name[v->reached],
 			sub, v->patch ? v->patch : "-");
 		free(sub);
 		tsv_field(&f, v->reason, 0);
@@ -55,5 +57,7 @@ void write_tsv(struct report *r, const char *dir)
 	sb_add(&f, "stage\tcount\n");
 	for (s = 0; s < S_NR; s++)
 		sb_addf(&f, "%s\t%d\n", stage_name[s], r->count[s]);
+	for (s = EV_LEVEL_EXERCISED; s < EV_LEVEL_NR; s++)
+		sb_addf(&f, "%s\t%d\n", level_stage[s], r->level_count[s]);
 	write_out(dir, "funnel.tsv", &f);
 }

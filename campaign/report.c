@@ -15,6 +15,8 @@
  *   built       compiled in the profile, annotation in .data..ro_after_init
  *   booted      booted and exercised: accepted, or rejected by a boot
  *   accepted    the journal's accepted verdicts
+ * and, after them, the accepted ones per evidence level (lib/evidence.h):
+ *   accepted-exercised, accepted-module-cycled, accepted-built
  *
  * This file: the command line and the funnel's counts.  report-read.c
  * reads and joins the inputs, report-html.c and report-tsv.c write.
@@ -35,6 +37,48 @@ const char *const stage_label[S_NR] = {
 	"variables scanned", "ro_after_init candidates", "validated",
 	"built, in .data..ro_after_init", "booted and exercised", "accepted",
 };
+
+const char *const level_stage[EV_LEVEL_NR] = {
+	[EV_LEVEL_NONE] = "-",
+	[EV_LEVEL_EXERCISED] = "accepted-exercised",
+	[EV_LEVEL_MODULE_CYCLED] = "accepted-module-cycled",
+	[EV_LEVEL_BUILT] = "accepted-built",
+};
+
+const char *const level_label[EV_LEVEL_NR] = {
+	[EV_LEVEL_NONE] = "-",
+	[EV_LEVEL_EXERCISED] = "exercised (built in, booted, exercises)",
+	[EV_LEVEL_MODULE_CYCLED] = "module-cycled (loaded, unloaded)",
+	[EV_LEVEL_BUILT] = "only built (never ran)",
+};
+
+/*
+ * A not-built reason (the evidence after "not-built: ") by its kind:
+ * validate's phrases, the cover plan's states; "other" for the rest.
+ */
+const char *notbuilt_kind(const char *reason)
+{
+	static const struct {
+		const char *kind, *text;
+		int prefix;	/* TEXT starts the reason, else is in it */
+	} k[] = {
+		{ "other-arch", "other-arch: ", 1 },
+		{ "unmet", "unmet: ", 1 },
+		{ "no kbuild rule", "no kbuild rule", 1 },
+		{ "not a .c file", "not a .c file", 1 },
+		{ "not compiled, although buildable", "not compiled, although", 1 },
+		{ "not compiled in the profile", " is not compiled in profile ", 0 },
+		{ "compiled out", "(compiled out)", 0 },
+		{ "discarded", "(discarded)", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(k); i++)
+		if (k[i].prefix ? !strncmp(reason, k[i].text, strlen(k[i].text)) :
+		    !!strstr(reason, k[i].text))
+			return k[i].kind;
+	return "other";
+}
 
 /* A rejection decided before any boot: annotate, build or section check. */
 static int rejected_before_boot(const char *ev)
@@ -58,11 +102,13 @@ void classify(struct report *r)
 		v->reached = S_CANDIDATES;
 		if (v->verdict) {
 			v->reached = S_VALIDATED;
-			if (!strcmp(v->verdict, "accepted"))
+			if (!strcmp(v->verdict, "accepted")) {
 				v->reached = S_ACCEPTED;
-			else if (!strcmp(v->verdict, "rejected") &&
-				 !rejected_before_boot(v->vevidence))
+				r->level_count[v->level]++;
+			} else if (!strcmp(v->verdict, "rejected") &&
+				   !rejected_before_boot(v->vevidence)) {
 				v->reached = S_BOOTED;
+			}
 		}
 		for (s = S_CANDIDATES; s <= (int)v->reached; s++)
 			r->count[s]++;
@@ -159,9 +205,11 @@ int main(int argc, char **argv)
 	classify(&r);
 	write_html(&r, out, title);
 	write_tsv(&r, out);
-	printf("report: %s/report.html: %d scanned, %d candidates, %d validated, %d built, %d booted, %d accepted\n",
+	printf("report: %s/report.html: %d scanned, %d candidates, %d validated, %d built, %d booted, %d accepted (exercised %d, module-cycled %d, built %d)\n",
 	       out, r.count[S_SCANNED], r.count[S_CANDIDATES],
 	       r.count[S_VALIDATED], r.count[S_BUILT], r.count[S_BOOTED],
-	       r.count[S_ACCEPTED]);
+	       r.count[S_ACCEPTED], r.level_count[EV_LEVEL_EXERCISED],
+	       r.level_count[EV_LEVEL_MODULE_CYCLED],
+	       r.level_count[EV_LEVEL_BUILT]);
 	return RC_OK;
 }

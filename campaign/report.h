@@ -8,17 +8,22 @@
 #define RO_REPORT_H
 
 #include "base.h"
+#include "evidence.h"
 
 enum stage { S_SCANNED, S_CANDIDATES, S_VALIDATED, S_BUILT, S_BOOTED,
 	     S_ACCEPTED, S_NR };
 
 extern const char *const stage_name[S_NR];
 extern const char *const stage_label[S_NR];
+/* The accepted ones split by evidence level: funnel.tsv rows, HTML bars. */
+extern const char *const level_stage[EV_LEVEL_NR];
+extern const char *const level_label[EV_LEVEL_NR];
 
 struct var {
 	char *file, *name, *confidence, *reason, *evidence;
 	long line;
 	const char *verdict;	/* NULL: not validated yet */
+	enum ev_level level;	/* the journal's, "-" unless accepted */
 	char *vevidence;	/* the journal's evidence */
 	char *patch;		/* queued patch, relative to the queue dir */
 	enum stage reached;
@@ -31,6 +36,7 @@ struct report {
 	int nfr, capfr;
 	int scanned;
 	int count[S_NR];
+	int level_count[EV_LEVEL_NR];	/* the accepted ones, per level */
 	char **fn_name, **fn_where;	/* function -> file:line (facts) */
 	int nfn;
 };
@@ -43,6 +49,8 @@ void link_patches(struct report *r, const char *queue);
 
 /* report.c */
 void classify(struct report *r);
+/* The kind of a not-built reason ("other-arch", "unmet", ...). */
+const char *notbuilt_kind(const char *reason);
 char *subsystem(const char *file);
 
 /* report-html.c, report-tsv.c: written atomically into DIR. */

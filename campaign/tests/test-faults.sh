@@ -182,6 +182,7 @@ stub() {	# stub PATH BODY
 stub "$r/cocci/run-facts.sh" 'mkdir -p "$4" && printf "init/main.c\n" >"$4/files.txt" && cp "$FIX_FUNCS" "$4/funcs.tsv"'
 stub "$r/candidates/candidates" 'cp "$FIX_CANDS" "$4"'
 stub "$r/patches/queue" 'exit 0'
+stub "$r/validate/cover-plan" 'exit 0'
 stub "$r/qemu-boot/boot" 'exit 0'
 stub "$r/patches/queue.sh" 'mkdir -p "$5" && echo queue >"$5/README" && : >"$5/series"'
 stub "$t/bin/spatch" 'exit 0'

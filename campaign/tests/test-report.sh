@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-report.sh - campaign/report on fixture files, in a second: no
+# kernel, no boot.  The funnel split by evidence level (funnel.tsv rows
+# after "accepted", the HTML bars on one linear scale, each labelled with
+# its count), report.tsv's level column, the section that lists every
+# not-built candidate with its reason, grouped by kind, and a journal
+# without the level column giving the same report.
+#
+# Environment: REPORT_BIN (default campaign/report).
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$here/.." && pwd)
+. "$top/qemu-boot/tests/tap.sh"
+
+REPORT_BIN=${REPORT_BIN:-$here/report}
+[ -x "$REPORT_BIN" ] || { not_ok "campaign/report is built" "run make programs"; finish; }
+
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT INT TERM
+TAB=$(printf '\t')
+
+# row FIELD...: one TSV line
+row() {
+	_sep=
+	for _f; do
+		printf '%s%s' "$_sep" "$_f"
+		_sep=$TAB
+	done
+	printf '\n'
+}
+
+# Ten candidates (and two variables that are not): three accepted, one
+# per level; five not built, for three kinds of reason; one rejected at
+# boot; one not validated.
+cand() { row "$1" "$2" "$3" static ro_after_init high "written in init only" "$1:$(($2 + 20)):setup:assign"; }
+{
+	row file line name storage class confidence reason evidence
+	cand kernel/a.c 10 ex_var
+	cand drivers/x/foo.c 11 cy_var
+	cand drivers/x/bar.c 12 bu_var
+	cand arch/arm64/kernel/a.c 13 arm_one
+	cand arch/arm64/kernel/b.c 14 arm_two
+	cand drivers/y/baz.c 15 unmet_var
+	cand mm/hugetlb.c 16 prof_var
+	cand drivers/z/q.c 17 kbuild_var
+	cand kernel/b.c 18 rej_var
+	cand kernel/c.c 19 new_var
+	row kernel/d.c 20 const_var static const - "never written" -
+	row kernel/d.c 21 late_var static rejected - "written after init" kernel/d.c:40:late_fn:assign
+} >"$t/candidates.tsv"
+jrow() {	# jrow VARIABLE FILE LINE VERDICT EVIDENCE LEVEL
+	row 2024-01-01T00:00:00Z "$1" "$2" "$3" b1 "$4" "$5" "$6" 397dcf7261fa 76d981e2b718
+}
+{
+	row time variable file line batch verdict evidence level config_hash core_hash
+	jrow ex_var kernel/a.c 10 accepted "built=kernel/a.o,vmlinux; booted=warn,default; exercised=boot,cpu-hotplug" exercised
+	jrow cy_var drivers/x/foo.c 11 accepted "built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=modules; cycled=foo" module-cycled
+	jrow bu_var drivers/x/bar.c 12 accepted "built=drivers/x/bar.o,drivers/x/bar.ko; booted=warn,default; exercised=modules; not-cycled=bar: init failed (No such device)" built
+	jrow arm_one arch/arm64/kernel/a.c 13 not-built "not-built: other-arch: arm64 (arch/arm64/kernel/a.c is under arch/arm64)" -
+	jrow arm_two arch/arm64/kernel/b.c 14 not-built "not-built: other-arch: arm64 (arch/arm64/kernel/b.c is under arch/arm64)" -
+	jrow unmet_var drivers/y/baz.c 15 not-built "not-built: unmet: CONFIG_BAZ did not stick: drivers/y/Kconfig:3: depends on PCI && <X>" -
+	jrow prof_var mm/hugetlb.c 16 not-built "not-built: mm/hugetlb.o is not compiled in profile wide" -
+	jrow kbuild_var drivers/z/q.c 17 not-built "not-built: no kbuild rule in drivers/z names q.o" -
+	jrow rej_var kernel/b.c 18 rejected "violation: written by b_store+0x1a/0x40 (rej_var at 0xffffffff82000000, kallsyms: rej_var, 1 times)" -
+} >"$t/journal.tsv"
+
+"$REPORT_BIN" --candidates "$t/candidates.tsv" --journal "$t/journal.tsv" \
+	--out "$t" >"$t/out" 2>&1
+rc=$?
+check "report on the fixtures: exit 0 (got $rc)" [ $rc -eq 0 ]
+
+# ---- funnel.tsv -------------------------------------------------------------
+want="scanned 12
+candidates 10
+validated 9
+built 4
+booted 4
+accepted 3
+accepted-exercised 1
+accepted-module-cycled 1
+accepted-built 1"
+got=$(tail -n +2 "$t/funnel.tsv" | tr '\t' ' ')
+check "funnel.tsv: the stages, then the accepted ones per level after 'accepted'" [ "$got" = "$want" ]
+check "funnel.tsv: the header is 'stage count'" [ "$(head -n 1 "$t/funnel.tsv")" = "stage${TAB}count" ]
+
+# ---- report.tsv ---------------------------------------------------------------
+# col FILE NAME KEY_COL KEY: column NAME of the row whose KEY_COL is KEY
+col() {
+	awk -F '\t' -v n="$2" -v kc="$3" -v k="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c[kc] == k { print $c[n]; exit }' "$1"
+}
+levels=
+for v in ex_var cy_var bu_var arm_one rej_var new_var; do
+	levels="$levels $v=$(col "$t/report.tsv" level name $v)"
+done
+check "report.tsv: a level column (exercised, module-cycled, built, '-' otherwise)" \
+	[ "$levels" = " ex_var=exercised cy_var=module-cycled bu_var=built arm_one=- rej_var=- new_var=-" ]
+check "report.tsv: the level column comes after verdict" \
+	[ "$(head -n 1 "$t/report.tsv" | cut -f 5-7)" = "verdict${TAB}level${TAB}stage" ]
+
+# ---- the funnel in report.html ----------------------------------------------
+# Each bar: its data-count, the width of its rect and its count label.
+sed -n 's/.*data-stage="\([a-z-]*\)" data-count="\([0-9]*\)">.*<rect [^>]*width="\([0-9]*\)".*<text class="count"[^>]*>\([0-9]*\)<.*/\1 \2 \3 \4/p' \
+	"$t/report.html" >"$t/bars"
+check "report.html: 9 funnel bars, the three levels after accepted" \
+	[ "$(cut -d ' ' -f 1 "$t/bars" | tr '\n' ' ')" = "scanned candidates validated built booted accepted accepted-exercised accepted-module-cycled accepted-built " ]
+check "report.html: each bar is labelled with its count" \
+	awk '$2 != $4 { exit 1 }' "$t/bars"
+# Linear: width = 2 + 638 * count / 12 (the scanned count is the full
+# width), within a pixel; a log scale would make 3 of 12 nearly as long.
+check "report.html: bar lengths are linear in the count" \
+	awk '{ w = $2 ? 2 + 638 * $2 / 12 : 0; if ($3 < w - 1 || $3 > w + 1) exit 1 }' "$t/bars"
+acc=$(awk '$1 == "accepted" { print $3 }' "$t/bars")
+cand=$(awk '$1 == "candidates" { print $3 }' "$t/bars")
+check "report.html: 3 accepted of 10 candidates is under a third of its bar ($acc of $cand px)" \
+	[ $((acc * 10)) -le $((cand * 3 + 20)) ]
+
+# ---- the not-built section -----------------------------------------------------
+kinds=$(sed -n 's/.*<table class="not-built" data-kind="\([^"]*\)" data-count="\([0-9]*\)">.*/\1=\2/p' "$t/report.html" | tr '\n' ' ')
+check "report.html: not-built candidates grouped by kind, the most common first" \
+	[ "$kinds" = "other-arch=2 unmet=1 no kbuild rule=1 not compiled in the profile=1 " ]
+check "report.html: the section's heading counts all 5" \
+	grep -q '<h2 id="not-built">Not built (5)</h2>' "$t/report.html"
+check "report.html: each reason without its 'not-built: ' stage, HTML-escaped" \
+	grep -q '<tr class="not-built" data-variable="unmet_var">.*<td>unmet: CONFIG_BAZ did not stick: drivers/y/Kconfig:3: depends on PCI &amp;&amp; &lt;X&gt;</td></tr>' "$t/report.html"
+check "report.html: ... the other-arch reason names the arch and the file" \
+	grep -q '<td>other-arch: arm64 (arch/arm64/kernel/b.c is under arch/arm64)</td>' "$t/report.html"
+check "report.html: ... the profile reason names the object and the profile" \
+	grep -q '<td>mm/hugetlb.o is not compiled in profile wide</td>' "$t/report.html"
+check "report.html: the kinds table counts each kind" \
+	grep -q '<tr data-kind="other-arch"><td><a href="#not-built-[0-9]*">other-arch</a></td><td>2</td></tr>' "$t/report.html"
+check "report.html: an accepted candidate's verdict shows its level" \
+	grep -q 'data-variable="cy_var">.*<td class="verdict">accepted<br><small class="level">module-cycled</small>' "$t/report.html"
+
+# ---- a journal without the level column ---------------------------------------
+mkdir -p "$t/old"
+cut -f 1-7,9- "$t/journal.tsv" >"$t/old/journal.tsv"
+"$REPORT_BIN" --candidates "$t/candidates.tsv" --journal "$t/old/journal.tsv" \
+	--out "$t/old" >"$t/old.out" 2>&1
+rc=$?
+check "report on a journal without the level column: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "... the same report.tsv (levels derived)" cmp -s "$t/report.tsv" "$t/old/report.tsv"
+check "... the same funnel.tsv" cmp -s "$t/funnel.tsv" "$t/old/funnel.tsv"
+# A journal whose level contradicts its evidence is refused.
+mkdir -p "$t/bad"
+sed 's/\tmodule-cycled\t/\texercised\t/' "$t/journal.tsv" >"$t/bad/journal.tsv"
+"$REPORT_BIN" --candidates "$t/candidates.tsv" --journal "$t/bad/journal.tsv" \
+	--out "$t/bad" >"$t/bad.out" 2>&1
+rc=$?
+check "a level that contradicts the evidence: exit 65 naming journal.tsv:3, no report (got $rc)" \
+	sh -c "[ $rc -eq 65 ] && grep -q 'journal.tsv:3: column .level.' '$t/bad.out' && [ ! -e '$t/bad/report.tsv' ]"
+finish
