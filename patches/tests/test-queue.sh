@@ -200,7 +200,7 @@ if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
 	! grep -q heartbeat "$q/series" "$q"/*/*.patch &&
 		ok "levels: the only-built module variable is left out, counted and listed with its evidence" ||
 		not_ok "levels: the only-built module variable is left out, counted and listed with its evidence" "$(grep -e '^Queued' -e '^Only' -e heartbeat "$q/README" | tr '\n' '|')"
-	tr '\n' ' ' <"$x86"/0001-*.patch 2>/dev/null | grep -q 'How it was tested (level: exercised): built into vmlinux' &&
+	cat "$x86"/0001-*.patch 2>/dev/null | tr '\n' ' ' | grep -q 'How it was tested (level: exercised): built into vmlinux' &&
 		ok "commit message: the testing paragraph names the level" ||
 		not_ok "commit message: the testing paragraph names the level" "missing"
 	grep -q 'srbds_parse_cmdline() is __init (arch/x86/kernel/cpu/bugs.c:702)' "$x86"/0001-*.patch 2>/dev/null &&
