@@ -6,6 +6,9 @@
 # ends with exactly one of pass, fail or skip, which write the result
 # line to $ROC_RESULT for /init to turn into KTAP.  An exercise that dies
 # without a result (killed by an oops, a timeout) is reported as not ok.
+# ROC_MODTABLE is a file of "module init exit detail" rows that /init
+# turns into the modules table on the console after the exercise, also
+# when the exercise died (the modules exercise writes it).
 
 ROC_DIR=/rocampaign
 
