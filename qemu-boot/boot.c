@@ -48,8 +48,9 @@ static const char usage_text[] =
 "  --qemu BIN          QEMU binary (default qemu-system-x86_64)\n"
 "\n"
 "DIR gets console.log, result.tsv (exercise, status, detail), verdict,\n"
-"violations.tsv (if the guest printed violations), qmp.log, qemu.log and\n"
-"cmdline (the QEMU command).\n"
+"violations.tsv (if the guest printed violations), modules.tsv (if it\n"
+"printed its modules table: module, init, exit, detail), qmp.log, qemu.log\n"
+"and cmdline (the QEMU command).\n"
 "\n"
 "Exit status: 0 pass, 1 fail, 2 hang, 3 invalid (the control did not show\n"
 "protection on), 64 usage error, 70 host-side error.\n";
@@ -285,7 +286,8 @@ static void print_qemu_log(const char *dir)
 static void reset_outputs(const char *dir)
 {
 	static const char *const names[] = {
-		"verdict", "result.tsv", "violations.tsv", "qemu.log",
+		"verdict", "result.tsv", "violations.tsv", "modules.tsv",
+		"qemu.log",
 	};
 	char path[PATH_MAX];
 	size_t i;

@@ -3,7 +3,8 @@
  * boot.h - shared declarations of the ro-campaign QEMU launcher.
  *
  * boot.c: options and main.  qemu.c runs QEMU.  console.c parses the
- * serial console (KTAP, oopses, the control) and writes the results.
+ * serial console (KTAP, oopses, the control) and writes the results;
+ * tables.c keeps the tables printed on it (violations, modules).
  * qmp.c talks QMP (S3 wakeups).
  */
 #ifndef RO_CAMPAIGN_BOOT_H
@@ -61,6 +62,12 @@ struct console {
 	char *violations;
 	size_t vlen, vcap;
 
+	/* The modules table: one "module init exit detail" row each. */
+	int in_modules;
+	int modules_seen;
+	char **mods;
+	size_t nmods, capmods;
+
 	/* The control: what the guest said and what the console showed. */
 	int ctl_seen;
 	char ctl_expect[16];
@@ -79,6 +86,13 @@ void console_flush(struct console *c, double now);
 enum verdict console_finish(struct console *c, int timed_out, int timeout,
 			    const char *expect, const char *stop);
 int console_write(const struct console *c, const char *dir, enum verdict v);
+int write_out(const char *dir, const char *name, const char *text, size_t n);
+
+/* tables.c */
+void add_violation(struct console *c, const char *line);
+int add_module(struct console *c, const char *line);
+int write_modules(const struct console *c, const char *dir);
+void free_modules(struct console *c);
 const char *verdict_name(enum verdict v);
 
 /* qmp.c */

@@ -155,6 +155,7 @@ void console_reset(struct console *c, FILE *log, double t0,
 	}
 	free(c->ex);
 	free(c->violations);
+	free_modules(c);
 	free(c->ctl_oops_line);
 	console_init(c, log, t0, exercises);
 }
@@ -164,63 +165,6 @@ static void progress(const struct console *c, double now, const char *what,
 {
 	fprintf(stderr, "boot: [%6.1f s] %-7s %s%s%s\n", now - c->t0, what,
 		name, detail && *detail ? "  " : "", detail ? detail : "");
-}
-
-static int all_digits(const char *s, size_t n, int sign)
-{
-	size_t i = (sign && n && s[0] == '-') ? 1 : 0;
-
-	if (i == n)
-		return 0;
-	for (; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return 1;
-}
-
-/*
- * Kernel messages reach the serial console while the guest prints the
- * violations file, so only its header and well-formed rows count:
- * symbol, 0xADDRESS, writer, count, first_cpu.
- */
-static int violation_row(const char *s)
-{
-	const char *f[5], *t;
-	size_t len[5];
-	int i;
-
-	if (starts(s, "symbol\taddress\t"))
-		return 1;
-	for (i = 0; i < 5; i++) {
-		t = i < 4 ? strchr(s, '\t') : s + strlen(s);
-		if (!t || t == s)
-			return 0;
-		f[i] = s;
-		len[i] = t - s;
-		s = t + (i < 4);
-	}
-	if (strchr(f[4], '\t') || len[1] < 3 || !starts(f[1], "0x"))
-		return 0;
-	for (t = f[1] + 2; t < f[1] + len[1]; t++)
-		if (!((*t >= '0' && *t <= '9') || (*t >= 'a' && *t <= 'f')))
-			return 0;
-	return all_digits(f[3], len[3], 0) && all_digits(f[4], len[4], 1);
-}
-
-static void add_violation(struct console *c, const char *line)
-{
-	size_t n = strlen(line);
-
-	if (!violation_row(line))
-		return;
-
-	if (c->vlen + n + 2 > c->vcap) {
-		c->vcap = 2 * (c->vcap + n + 2);
-		c->violations = xrealloc(c->violations, c->vcap);
-	}
-	memcpy(c->violations + c->vlen, line, n);
-	c->vlen += n;
-	c->violations[c->vlen++] = '\n';
 }
 
 /* "# rocampaign: control expect=oops result=oops" */
@@ -248,6 +192,9 @@ static void handle_tag(struct console *c, const char *s, double now)
 	} else if (strcmp(s, "violations-begin") == 0) {
 		c->in_violations = 1;
 		c->violations_seen = 1;
+	} else if (strcmp(s, "modules-begin") == 0) {
+		c->in_modules = 1;
+		c->modules_seen = 1;
 	} else if (strcmp(s, "done") == 0) {
 		c->done = 1;
 	}
@@ -369,6 +316,12 @@ static void handle_line(struct console *c, char *s, double now)
 				c->in_violations = 0;
 			return;
 		}
+		/* A table cut off (any other tag) ends there. */
+		if (c->in_modules) {
+			c->in_modules = 0;
+			if (strcmp(s, "modules-end") == 0)
+				return;
+		}
 		handle_tag(c, s, now);
 		return;
 	}
@@ -377,6 +330,8 @@ static void handle_line(struct console *c, char *s, double now)
 		handle_mark(c, s, m, now);
 		return;
 	}
+	if (c->in_modules && add_module(c, s))
+		return;
 	if (c->in_violations) {
 		if (*s)
 			add_violation(c, s);
@@ -536,8 +491,8 @@ enum verdict console_finish(struct console *c, int timed_out, int timeout,
 	return VERDICT_PASS;
 }
 
-static int write_file(const char *dir, const char *name, const char *text,
-		      size_t n)
+/* Write DIR/NAME through a temporary file and a rename. */
+int write_out(const char *dir, const char *name, const char *text, size_t n)
 {
 	char path[4096], tmp[4096 + 8];
 	FILE *f;
@@ -559,7 +514,10 @@ static void write_row(FILE *f, const struct exercise *e)
 		e->detail ? e->detail : "");
 }
 
-/* result.tsv, violations.tsv (when the guest printed them), verdict. */
+/*
+ * result.tsv, violations.tsv and modules.tsv (when the guest printed
+ * them), verdict.
+ */
 int console_write(const struct console *c, const char *dir, enum verdict v)
 {
 	char *buf = NULL;
@@ -579,12 +537,14 @@ int console_write(const struct console *c, const char *dir, enum verdict v)
 			write_row(f, &c->ex[i]);
 	write_row(f, &c->ex[find_ex(c, CONTROL)]);
 	fclose(f);
-	ret |= write_file(dir, "result.tsv", buf, n);
+	ret |= write_out(dir, "result.tsv", buf, n);
 	free(buf);
 	if (c->violations_seen)
-		ret |= write_file(dir, "violations.tsv",
+		ret |= write_out(dir, "violations.tsv",
 				  c->violations ? c->violations : "", c->vlen);
+	if (c->modules_seen)
+		ret |= write_modules(c, dir);
 	snprintf(word, sizeof(word), "%s\n", verdict_name(v));
-	ret |= write_file(dir, "verdict", word, strlen(word));
+	ret |= write_out(dir, "verdict", word, strlen(word));
 	return ret;
 }

@@ -4,7 +4,7 @@
 
 PROGRAMS += qemu-boot/boot
 BOOT_SRCS := qemu-boot/boot.c qemu-boot/qemu.c qemu-boot/console.c \
-	qemu-boot/qmp.c
+	qemu-boot/qmp.c qemu-boot/tables.c
 
 qemu-boot/boot: $(BOOT_SRCS) qemu-boot/boot.h $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(BOOT_SRCS) $(LIB)
