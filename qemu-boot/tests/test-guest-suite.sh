@@ -218,6 +218,51 @@ check "full suite: the guest powered off after done" console_has full "reboot: P
 grep -a '# rocampaign: exercise-time' "$tmp/full/console.log" 2>/dev/null |
 	sed 's/^/# /'
 
+# The modules table of the full run: one row per .ko of the build, and
+# a module that loads is cycled (init ok, exit ok) in both rounds.
+modroot=$res/modroot/lib/modules/$release
+kos=$(find "$modroot" -name '*.ko' 2>/dev/null | sed 's,.*/,,; s,\.ko$,,' | LC_ALL=C sort | tr '\n' ' ')
+mrows() {
+	tail -n +2 "$tmp/$1/modules.tsv" 2>/dev/null | cut -f 1 | LC_ALL=C sort | tr '\n' ' '
+}
+mrow() {
+	awk -F'\t' -v m="$2" '$1 == m { print $2 " " $3 }' "$tmp/$1/modules.tsv" 2>/dev/null
+}
+one_row_per_ko() {
+	[ -n "$kos" ] || { why="no .ko in $modroot"; return 1; }
+	[ "$(head -n 1 "$tmp/$1/modules.tsv" 2>/dev/null)" = "$(printf 'module\tinit\texit\tdetail')" ] ||
+		{ why="no modules.tsv header in $tmp/$1"; KEEP=1; return 1; }
+	[ "$(mrows "$1")" = "$kos" ] || { why="rows: $(mrows "$1"), .ko: $kos"; KEEP=1; return 1; }
+}
+loaded_cycle() {
+	bad=$(tail -n +2 "$tmp/$1/modules.tsv" | awk -F'\t' \
+		'!($2 == "ok" && $3 == "ok" && $4 == "-") && !($2 == "failed" && $3 == "-" && $4 != "-") { print $1 ":" $2 "/" $3 }')
+	good=$(tail -n +2 "$tmp/$1/modules.tsv" | awk -F'\t' '$2 == "ok" && $3 == "ok"' | wc -l)
+	[ -z "$bad" ] && [ "$good" -gt 0 ] || { why="bad rows: $bad; $good cycled"; return 1; }
+}
+check "full suite: modules.tsv has one row per .ko of the build ($kos)" one_row_per_ko full
+check "full suite: every module cycled (init ok, exit ok) or refused with a reason" loaded_cycle full
+# The module to deny: rtc-test announces itself on the console when its
+# device registers, so "never loaded" can be seen.
+deny=rtc-test
+check "full suite: $deny cycled and seen on the console" sh -c \
+	"[ '$(mrow full $deny)' = 'ok ok' ] && grep -q 'rtc-test rtc-test.0: registered as rtc' '$tmp/full/console.log'"
+
+# moddeny and modtimeout: the denied module is never loaded; a tiny
+# timeout parses (its effect on the other rows depends on the machine's
+# speed and is not asserted).
+run moddeny --exercise modules --append "rocampaign.moddeny=crc8,$deny" \
+	--append rocampaign.modtimeout=1
+check "--exercise modules, moddeny: modules.tsv has one row per .ko" one_row_per_ko moddeny
+check "moddeny: the $deny row is 'denied -'" sh -c "[ '$(mrow moddeny $deny)' = 'denied -' ]"
+check "moddeny: $deny never loaded (no 'rtc-test rtc-test.N' line on the console)" sh -c \
+	"! grep -q 'rtc-test rtc-test' '$tmp/moddeny/console.log'"
+check "moddeny: the table is printed between its markers" console_has moddeny "# rocampaign: modules-end"
+check "modtimeout=1 parses: the exercise says 1 s" console_has moddeny \
+	"# modules: per-module timeout 1 s, deny list: crc8 rtc_test"
+grep -a '# rocampaign: exercise-time modules' "$tmp/moddeny/console.log" 2>/dev/null |
+	sed 's/^/# moddeny run: /'
+
 run rodata-off --exercise boot --append rodata=off
 check "rodata=off: verdict pass" verdict_is rodata-off pass
 check "rodata=off: the control expects and sees survive" console_has rodata-off \

@@ -214,6 +214,62 @@ run good --append rodata=off
 check "rodata=off: the write survives, expect=survive, pass" \
 	eval '[ $rc -eq 0 ] && detail_has control "expect=survive observed=survive"'
 
+# The modules table: rows kept, console noise and malformed rows dropped
+# (a kernel line, a bad status, a denied module with an exit status, a
+# row without its detail).
+mkinit modtable <<'EOF'
+echo "KTAP version 1"
+echo "1..2"
+echo "# rocampaign: begin modules"
+echo "ok 1 modules"
+echo "# rocampaign: modules-begin"
+printf "module\tinit\texit\tdetail\n"
+printf "crc7\tok\tok\t-\n"
+echo "rtc_cmos 00:03: registered as rtc0"
+printf "kobject-example\tfailed\t-\tcan't load module kobject-example: No such device\n"
+printf "crc4\tloaded\tok\t-\n"
+printf "rtc-test\tdenied\tok\t-\n"
+printf "crc-itu-t\tok\tfailed\tround 2: Resource temporarily unavailable\n"
+printf "crc8\tok\tok\n"
+echo "# rocampaign: modules-end"
+control 2
+echo "# rocampaign: done"
+poweroff -f
+EOF
+mkdir -p "$tmp/out-modtable"
+echo stale >"$tmp/out-modtable/modules.tsv"
+run modtable
+modrows() {
+	tail -n +2 "$out/modules.tsv" | cut -f 1 | tr '\n' ' '
+}
+check "modules.tsv: header and the well-formed rows between the markers" \
+	eval '[ $rc -eq 0 ] && [ "$(head -n 1 "$out/modules.tsv")" = "$(printf "module\tinit\texit\tdetail")" ] && [ "$(modrows)" = "crc7 kobject-example crc-itu-t " ] && grep -q "^kobject-example.failed.-.can.t load module kobject-example: No such device$" "$out/modules.tsv"'
+mkdir -p "$tmp/out-good"
+echo stale >"$tmp/out-good/modules.tsv"
+run good
+check "no modules table on the console: no modules.tsv (a stale one removed)" \
+	eval '[ $rc -eq 0 ] && [ ! -e "$out/modules.tsv" ]'
+
+# A table cut off by the guest ends at the next tag, and the KTAP line
+# after it is still read; one cut off by a panic keeps the rows received.
+mkinit modcut <<'EOF'
+echo "KTAP version 1"
+echo "1..2"
+echo "# rocampaign: begin modules"
+echo "# rocampaign: modules-begin"
+printf "module\tinit\texit\tdetail\n"
+printf "crc4\tok\tok\t-\n"
+printf "crc7\tkilled\t-\tround 1: killed by signal 9\n"
+echo "not ok 1 modules # round 1: modprobe crc7: init killed"
+echo "# rocampaign: begin doomed"
+echo "# rocampaign: modules-begin"
+printf "crc8\tok\tok\t-\n"
+exit 0
+EOF
+run modcut
+check "a table cut off: the rows received, the result line after it read" \
+	eval '[ $rc -eq 1 ] && [ "$(modrows)" = "crc4 crc7 crc8 " ] && status_is modules fail && detail_has modules "init killed" && detail_has doomed "Kernel panic"'
+
 mkinit liar <<'EOF'
 echo "KTAP version 1"
 echo "1..1"
