@@ -296,13 +296,17 @@ nj=$(($(wc -l <"$cdir/journal.tsv")))
 [ "$(tail -c 1 "$cdir/journal.tsv" | wc -l)" -eq 1 ] ||
 	echo "campaign: warning: $cdir/journal.tsv:$((nj + 1)): skipping a torn last row (no newline)" >&2
 verdicts=$(tsv_awk "$cdir/journal.tsv" 'NR > 1 && NR <= nj {
-		k = $c_file "\t" $c_variable; v[k] = $c_verdict; e[k] = $c_evidence }
+		k = $c_file "\t" $c_variable; v[k] = $c_verdict; e[k] = $c_evidence
+		l[k] = c_level ? $c_level : "-" }
 	END {
 		for (k in v) {
 			c[v[k]]++
+			if (v[k] == "accepted") lv[l[k]]++
 			if (v[k] == "rejected") { r = e[k]; sub(/:.*/, "", r); why[r]++ }
 		}
-		printf "accepted %d, rejected %d, not-built %d", c["accepted"], c["rejected"], c["not-built"]
+		printf "accepted %d (exercised %d, module-cycled %d, built %d), rejected %d, not-built %d",
+			c["accepted"], lv["exercised"], lv["module-cycled"], lv["built"],
+			c["rejected"], c["not-built"]
 		for (r in why) printf "\n  rejected by %s: %d", r, why[r]
 	}' -v nj="$nj") || die 70 "awk failed on $cdir/journal.tsv"
 
