@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,28 +137,148 @@ static size_t indent_of(const char *s)
 	return w;
 }
 
-#define MAX_NEST 32
+/* Whether S begins with the keyword W: "endmenu # x" is endmenu. */
+static int kw(const char *s, const char *w)
+{
+	size_t n = strlen(w);
 
-static void parse_kconfig(const char *rel)
+	return !strncmp(s, w, n) && (!s[n] || s[n] == ' ' || s[n] == '\t' ||
+				    s[n] == '#' || s[n] == '"');
+}
+
+/* "depends on INET # for TUN": the line without its comment. */
+static void cut_comment(char *line)
+{
+	int quoted = 0;
+	char *s;
+
+	for (s = line; *s; s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		else if (*s == '\\' && quoted && s[1])
+			s++;
+		else if (*s == '#' && !quoted)
+			break;
+	}
+	*s = '\0';
+	rtrim(line);
+}
+
+#define MAX_NEST 32
+#define MAX_SOURCE 32
+
+/*
+ * The blocks open where the parser is: if, menu and choice, across the
+ * files that source each other (an "if SND" around a source applies to
+ * the sourced file), with each one's condition or NULL.
+ */
+static struct {
+	char *cond[MAX_NEST];
+	int kind[MAX_NEST];	/* 'i' if, 'm' menu, 'c' choice */
+	int n;
+} blk;
+
+static void add_cond(struct sym *y, char *text)
+{
+	y->cond = xrealloc(y->cond, (y->ncond + 1) * sizeof(*y->cond));
+	y->cond[y->ncond++] = text;
+}
+
+static void new_symbol(struct sym *y, const char *rel, int lineno,
+		       int other)
+{
+	int i;
+
+	free(y->where);
+	while (y->ncond)
+		free(y->cond[--y->ncond]);
+	y->where = xasprintf("%s:%d", rel, lineno);
+	y->other_arch = other;
+	y->type = T_UNKNOWN;
+	y->prompt = 0;
+	y->choice = 0;
+	for (i = 0; i < blk.n; i++)
+		y->choice |= blk.kind[i] == 'c';
+	for (i = blk.n - 1; i >= 0; i--)
+		if (blk.cond[i])
+			add_cond(y, xasprintf("%s %s",
+					      blk.kind[i] == 'i' ? "if" :
+					      blk.kind[i] == 'm' ?
+					      "menu depends on" :
+					      "choice depends on",
+					      blk.cond[i]));
+	y->nenclosing = y->ncond;
+}
+
+static void parse_kconfig(const char *rel, int depth, int optional);
+
+/* source "FILE", rsource (relative to REL's directory), osource. */
+static void source_kconfig(const char *rel, char *s, int depth)
+{
+	int r = s[0] == 'r', o = s[0] == 'o';
+	char *q = strchr(s, '"'), *e = q ? strchr(q + 1, '"') : NULL, *a, *b;
+	glob_t g;
+	size_t i;
+
+	if (!e)
+		return;
+	*e = '\0';
+	a = subst(q + 1, "$(SRCARCH)", ARCH);
+	b = subst(a, "$(ARCH)", ARCH);
+	free(a);
+	if (r) {
+		const char *sl = strrchr(rel, '/');
+
+		a = xasprintf("%.*s%s", sl ? (int)(sl - rel + 1) : 0, rel, b);
+		free(b);
+		b = a;
+	}
+	if (strstr(b, "$(")) {
+		warnx("%s: source \"%s\": a variable it does not know", rel, b);
+	} else if (!strpbrk(b, "*?[")) {
+		parse_kconfig(b, depth + 1, o);
+	} else {
+		a = tree_file(b);
+		if (!glob(a, 0, NULL, &g)) {
+			for (i = 0; i < g.gl_pathc; i++)
+				parse_kconfig(g.gl_pathv[i] + strlen(tree) + 1,
+					      depth + 1, 1);
+			globfree(&g);
+		}
+		free(a);
+	}
+	free(b);
+}
+
+/*
+ * One Kconfig file, and the files it sources, in Kconfig's order.  What
+ * follows a config line belongs to that symbol ('y'); a depends on after
+ * menu or choice belongs to the block ('b'); after anything else
+ * (comment, if, source, a second definition) it is skipped.
+ */
+static void parse_kconfig(const char *rel, int depth, int optional)
 {
 	char *path = tree_file(rel), *text, *line, *next;
-	char *stack[MAX_NEST];	/* if/menu conditions, NULL for none */
-	int kind[MAX_NEST];	/* 'i' if, 'm' menu, 'c' choice */
-	int nst = 0, lineno = 0, help = -1, other;
-	struct sb dep;
+	int lineno = 0, help = -1, other, nst0 = blk.n, owner = 0;
 	uint32_t cur = STR_NONE;
 	char arch[64];
 	size_t len;
 
+	if (depth > MAX_SOURCE)
+		die(RC_DATA, "%s: sources nested more than %d deep", rel,
+		    MAX_SOURCE);
 	other = in_other_arch(rel, arch, sizeof(arch));
 	text = read_file(path, &len);
+	if (!text && optional && errno == ENOENT) {
+		free(path);
+		return;
+	}
 	if (!text)
-		die(RC_HOST, "%s: %s", path, strerror(errno));
-	sb_init(&dep);
+		die(RC_DATA, "%s: %s", path, strerror(errno));
 	for (line = text; line && *line; line = next) {
 		char *s;
 		size_t ind;
-		struct sym *y = cur == STR_NONE ? NULL : &syms[cur];
+		struct sym *y = owner == 'y' ? &syms[cur] : NULL;
 
 		next = strchr(line, '\n');
 		if (next)
@@ -171,66 +292,52 @@ static void parse_kconfig(const char *rel)
 				continue;
 			help = -1;
 		}
-		if (!*s || *s == '#')
+		cut_comment(s);
+		if (!*s)
 			continue;
-		if (!strncmp(s, "help", 4) || !strncmp(s, "---help---", 10)) {
+		if (kw(s, "help") || kw(s, "---help---")) {
 			help = ind;
 			continue;
 		}
-		if (!strncmp(s, "config ", 7) || !strncmp(s, "menuconfig ", 11)) {
-			const char *n = skip_ws(strchr(s, ' '));
-			int i;
+		if (kw(s, "config") || kw(s, "menuconfig")) {
+			const char *n = skip_ws(strpbrk(s, " \t"));
 
 			cur = sym_id(n);
-			y = &syms[cur];
-			if (y->where && (other || !y->other_arch)) {
-				cur = STR_NONE;	/* keep the first definition */
+			owner = 'y';
+			if (syms[cur].where && (other || !syms[cur].other_arch)) {
+				owner = 0;	/* keep the first definition */
 				continue;
 			}
-			free(y->where);
-			free(y->depends);
-			y->where = xasprintf("%s:%d", rel, lineno);
-			y->other_arch = other;
-			y->type = T_UNKNOWN;
-			y->prompt = 0;
-			y->choice = 0;
-			sb_init(&dep);
-			for (i = 0; i < nst; i++)
-				y->choice |= kind[i] == 'c';
-			for (i = 0; i < nst; i++)
-				if (stack[i])
-					sb_addf(&dep, "%s%s %s",
-						dep.len ? "; " : "",
-						kind[i] == 'i' ? "if" : "menu depends on",
-						stack[i]);
-			y->depends = dep.len ? xstrdup(dep.buf) : NULL;
-			sb_free(&dep);
+			new_symbol(&syms[cur], rel, lineno, other);
 			continue;
 		}
-		if (!strncmp(s, "if ", 3) || !strcmp(s, "menu") ||
-		    !strncmp(s, "menu ", 5) || !strncmp(s, "choice", 6)) {
-			if (nst < MAX_NEST) {
-				kind[nst] = s[0] == 'i' ? 'i' :
-					    s[0] == 'm' ? 'm' : 'c';
-				stack[nst++] = s[0] == 'i' ?
-					xstrdup(skip_ws(s + 2)) : NULL;
-			}
-			cur = STR_NONE;
+		if (kw(s, "if") || kw(s, "menu") || kw(s, "choice")) {
+			if (blk.n >= MAX_NEST)
+				die(RC_DATA, "%s:%d: blocks nested more than %d deep",
+				    rel, lineno, MAX_NEST);
+			blk.kind[blk.n] = s[0] == 'i' ? 'i' :
+					  s[0] == 'm' ? 'm' : 'c';
+			blk.cond[blk.n++] = s[0] == 'i' ?
+				xstrdup(skip_ws(s + 2)) : NULL;
+			owner = s[0] == 'i' ? 0 : 'b';
 			continue;
 		}
-		if (!strcmp(s, "endif") || !strcmp(s, "endmenu") ||
-		    !strcmp(s, "endchoice")) {
-			if (nst)
-				free(stack[--nst]);
-			cur = STR_NONE;
+		if (kw(s, "endif") || kw(s, "endmenu") || kw(s, "endchoice")) {
+			if (blk.n > nst0)
+				free(blk.cond[--blk.n]);
+			owner = 0;
 			continue;
 		}
-		if (!strncmp(s, "source ", 7) || !strncmp(s, "comment ", 8) ||
-		    !strncmp(s, "mainmenu ", 9)) {
-			cur = STR_NONE;
+		if (kw(s, "source") || kw(s, "rsource") || kw(s, "osource")) {
+			source_kconfig(rel, s, depth);
+			owner = 0;
 			continue;
 		}
-		if (y && !strncmp(s, "select ", 7)) {
+		if (kw(s, "comment") || kw(s, "mainmenu")) {
+			owner = 0;
+			continue;
+		}
+		if (y && kw(s, "select")) {
 			char *e = skip_ws(s + 7), *sp = strpbrk(e, " \t");
 			uint32_t id;
 
@@ -241,69 +348,414 @@ static void parse_kconfig(const char *rel)
 				syms[id].sel[syms[id].nsel++] = cur;
 			continue;
 		}
-		if (!strncmp(s, "depends on", 10)) {
+		if (kw(s, "depends") && !strncmp(s, "depends on", 10)) {
 			const char *e = skip_ws(s + 10);
 
 			if (y) {
-				char *d = y->depends ?
-					xasprintf("%s; depends on %s",
-						  y->depends, e) :
-					xasprintf("depends on %s", e);
+				add_cond(y, xasprintf("depends on %s", e));
+			} else if (owner == 'b' && blk.n > nst0) {
+				char **c = &blk.cond[blk.n - 1];
+				char *d = *c ? xasprintf("%s && %s", *c, e) :
+					  xstrdup(e);
 
-				free(y->depends);
-				y->depends = d;
-			} else if (nst && kind[nst - 1] != 'i') {
-				char *d = stack[nst - 1] ?
-					xasprintf("%s && %s",
-						  stack[nst - 1], e) :
-					xstrdup(e);
-
-				free(stack[nst - 1]);
-				stack[nst - 1] = d;
+				free(*c);
+				*c = d;
 			}
 			continue;
 		}
 		if (!y)
 			continue;
-		if (!strncmp(s, "tristate", 8) || !strncmp(s, "def_tristate", 12))
+		if (kw(s, "tristate") || kw(s, "def_tristate"))
 			y->type = T_TRISTATE;
-		else if (!strncmp(s, "bool", 4) || !strncmp(s, "def_bool", 8))
+		else if (kw(s, "bool") || kw(s, "def_bool"))
 			y->type = T_BOOL;
-		else if (!strncmp(s, "string", 6) || !strncmp(s, "int", 3) ||
-			 !strncmp(s, "hex", 3))
+		else if (kw(s, "string") || kw(s, "int") || kw(s, "hex"))
 			y->type = T_OTHER;
-		if ((!strncmp(s, "tristate", 8) || !strncmp(s, "bool", 4) ||
-		     !strncmp(s, "prompt", 6)) && strchr(s, '"'))
+		if ((kw(s, "tristate") || kw(s, "bool") || kw(s, "prompt")) &&
+		    strchr(s, '"'))
 			y->prompt = 1;
 	}
-	while (nst)
-		free(stack[--nst]);
+	while (blk.n > nst0)
+		free(blk.cond[--blk.n]);
 	free(text);
 	free(path);
 }
 
-static size_t tree_len;
-
-static int kconfig_walk(const char *path, const struct stat *st, int flag,
-			struct FTW *ftw)
-{
-	const char *base = path + ftw->base;
-
-	(void)st;
-	if (flag == FTW_D && (!strcmp(base, ".git") ||
-			      !strcmp(base, "Documentation")))
-		return FTW_SKIP_SUBTREE;
-	if (flag == FTW_F && !strncmp(base, "Kconfig", 7))
-		parse_kconfig(path + tree_len + 1);
-	return FTW_CONTINUE;
-}
-
+/* The Kconfig files the top-level Kconfig reaches, as x86 reads them. */
 void load_kconfig(void)
 {
-	tree_len = strlen(tree);
-	if (nftw(tree, kconfig_walk, 32, FTW_PHYS | FTW_ACTIONRETVAL) < 0)
-		die(RC_HOST, "%s: walking the Kconfig files: %s", tree,
-		    strerror(errno));
+	parse_kconfig("Kconfig", 0, 0);
+}
+
+/*
+ * What a symbol depends on, one line: its own depends on lines, then
+ * the enclosing if/menu conditions from the innermost out.
+ */
+char *sym_depends(const struct sym *y)
+{
+	struct sb s;
+	size_t i;
+
+	sb_init(&s);
+	for (i = y->nenclosing; i < y->ncond; i++)
+		sb_addf(&s, "%s%s", s.len ? "; " : "", y->cond[i]);
+	for (i = 0; i < y->nenclosing; i++)
+		sb_addf(&s, "%s%s", s.len ? "; " : "", y->cond[i]);
+	if (!s.len)
+		sb_add(&s, "no depends on");
+	return s.buf;
+}
+
+/* The known symbols that the expression EXPR names, in IDS. */
+size_t cond_syms(const char *expr, uint32_t *ids, size_t max)
+{
+	const char *p = expr;
+	char name[128];
+	size_t n = 0, len;
+	uint32_t id;
+
+	while (*p) {
+		if (*p == '"') {
+			p = strchr(p + 1, '"');
+			if (!p)
+				break;
+			p++;
+			continue;
+		}
+		for (len = 0; is_ident_char((unsigned char)p[len]); len++)
+			;
+		if (!len) {
+			p++;
+			continue;
+		}
+		if (len < sizeof(name)) {
+			memcpy(name, p, len);
+			name[len] = '\0';
+			id = strtab_find(&names, name);
+			if (id != STR_NONE && n < max)
+				ids[n++] = id;
+		}
+		p += len;
+	}
+	return n;
+}
+
+/* ---- dependencies: what to add when a symbol does not stick ---------- */
+
+/*
+ * Never turned on for a dependency: the base's basics (its word size,
+ * SMP, modules, the test-only and debugging switches that change every
+ * object).
+ */
+static const char *const basics[] = {
+	"64BIT", "X86_32", "X86_64", "SMP", "MODULES", "UML", "COMPILE_TEST",
+	"EXPERT", "BROKEN", "PREEMPT_RT", "KASAN", "KCSAN", "KMSAN", "UBSAN",
+	"KCOV", "GCOV_KERNEL", "DEBUG_INFO",
+};
+
+/* The expression of a condition: what follows "if", "depends on". */
+const char *cond_expr(const char *cond)
+{
+	const char *on = strstr(cond, "depends on ");
+
+	return on ? on + strlen("depends on ") : cond + strlen("if ");
+}
+
+static int tri(char c)
+{
+	return c == 'y' ? 2 : c == 'm' ? 1 : 0;
+}
+
+/* [*B, *E) without blanks and enclosing parentheses. */
+static void strip(const char **b, const char **e)
+{
+	for (;;) {
+		const char *p;
+		int depth = 0;
+
+		while (*b < *e && (**b == ' ' || **b == '\t'))
+			(*b)++;
+		while (*e > *b && ((*e)[-1] == ' ' || (*e)[-1] == '\t'))
+			(*e)--;
+		if (*e - *b < 2 || **b != '(' || (*e)[-1] != ')')
+			return;
+		for (p = *b; p < *e - 1; p++) {
+			depth += (*p == '(') - (*p == ')');
+			if (!depth)
+				return;	/* (A) && (B) */
+		}
+		(*b)++;
+		(*e)--;
+	}
+}
+
+/* The end of the part of [B, E) before the first top-level OP. */
+static const char *part_end(const char *b, const char *e, const char *op)
+{
+	int depth = 0;
+
+	for (; b < e; b++) {
+		depth += (*b == '(') - (*b == ')');
+		if (!depth && b + 1 < e && b[0] == op[0] && b[1] == op[1])
+			return b;
+	}
+	return e;
+}
+
+/* X, !X, X=y, X!=n, or a constant y, m, n. */
+struct atom {
+	uint32_t id;		/* STR_NONE: a constant or an unknown symbol */
+	int val;		/* a constant's value */
+	int neg;
+	char op;		/* 0, '=' or '!' (!=) */
+	int rhs;
+};
+
+static int parse_atom(const char *b, const char *e, struct atom *a)
+{
+	char name[128];
+	size_t n = 0;
+
+	memset(a, 0, sizeof(*a));
+	if (b < e && *b == '!' && (b + 1 == e || b[1] != '=')) {
+		a->neg = 1;
+		b++;
+		strip(&b, &e);
+	}
+	while (b < e && is_ident_char((unsigned char)*b) &&
+	       n < sizeof(name) - 1)
+		name[n++] = *b++;
+	name[n] = '\0';
+	if (!n)
+		return -1;
+	a->id = strtab_find(&names, name);
+	if (!strcmp(name, "y") || !strcmp(name, "m") || !strcmp(name, "n")) {
+		a->id = STR_NONE;
+		a->val = tri(name[0]);
+	} else if (a->id != STR_NONE && syms[a->id].type == T_OTHER) {
+		return -1;
+	}
+	strip(&b, &e);
+	if (b == e)
+		return 0;
+	if (a->neg || !(*b == '=' || (*b == '!' && b[1] == '=')))
+		return -1;
+	a->op = *b;
+	b += *b == '=' ? 1 : 2;
+	strip(&b, &e);
+	if (b < e && *b == '"' && e - b == 3 && e[-1] == '"') {
+		b++;
+		e--;
+	}
+	if (e - b != 1 || !strchr("ymn", *b))
+		return -1;
+	a->rhs = tri(*b);
+	return 0;
+}
+
+static int atom_true(const struct atom *a)
+{
+	int v = a->id == STR_NONE ? a->val : tri(syms[a->id].now);
+
+	if (a->op == '=')
+		return v == a->rhs;
+	if (a->op == '!')
+		return v != a->rhs;
+	return a->neg ? v < 2 : v > 0;
+}
+
+/* The value that makes A true, if adding A's symbol may: m, y or 0. */
+static char atom_fix(const struct atom *a)
+{
+	const struct sym *y;
+	size_t i;
+
+	if (a->neg || a->id == STR_NONE || (a->op == '!' && a->rhs) ||
+	    (a->op == '=' && !a->rhs))
+		return 0;
+	y = &syms[a->id];
+	if (!y->where || y->other_arch || !y->prompt || y->choice ||
+	    (y->type != T_BOOL && y->type != T_TRISTATE))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(basics); i++)
+		if (!strcmp(names.strs[a->id], basics[i]))
+			return 0;
+	/* The x86 platform and CPU options (X86_UV, NUMA, ...) too. */
+	if (!strncmp(y->where, "arch/x86/Kconfig:", 17) ||
+	    !strncmp(y->where, "arch/x86/Kconfig.cpu:", 21))
+		return 0;
+	if (a->op == '=' && a->rhs == 2)
+		return 'y';
+	if (y->type == T_BOOL)
+		return a->op == '=' ? 0 : 'y';
+	return 'm';
+}
+
+/*
+ * One conjunct of SYM's condition COND: when it is false, is a plain
+ * symbol or an A || B of them, and one side may be turned on, add that
+ * side for SYM.  Returns 1 when it added one.
+ */
+static int fix_conjunct(uint32_t sym, const char *cond, const char *b,
+			const char *e)
+{
+	struct atom a[8];
+	size_t n = 0, i;
+
+	while (b < e) {
+		const char *pe = part_end(b, e, "||"), *xb = b, *xe = pe;
+
+		strip(&xb, &xe);
+		if (n == ARRAY_SIZE(a) || parse_atom(xb, xe, &a[n]) < 0)
+			return 0;
+		if (atom_true(&a[n]))
+			return 0;
+		n++;
+		b = pe < e ? pe + 2 : e;
+	}
+	for (i = 0; i < n; i++) {
+		struct sym *y = a[i].id == STR_NONE ? NULL : &syms[a[i].id];
+
+		if (y && (y->need || y->added))
+			return 0;	/* asked for already: wait for it */
+	}
+	for (i = 0; i < n; i++) {
+		char v = atom_fix(&a[i]);
+		struct sym *y;
+
+		if (!v)
+			continue;
+		y = &syms[a[i].id];
+		y->added = v;
+		y->for_id = sym;
+		y->for_cond = cond;
+		y->retry = 1;
+		syms[sym].retry = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether SYM is wanted and did not stick, so olddefconfig dropped it. */
+static int dropped(const struct sym *y)
+{
+	return (y->need || y->added) && !y->now && !y->choice;
+}
+
+/* Whether olddefconfig changed the symbol last time, or it is marked. */
+static int news(uint32_t id)
+{
+	return syms[id].retry || syms[id].now != syms[id].prev;
+}
+
+/*
+ * A conjunct [B, E) of a dropped symbol's condition: 2 when it is false
+ * and names nothing new (the symbol would drop again), 1 when it names a
+ * symbol with news, else 0 (true, or not an expression of plain symbols).
+ */
+static int conjunct_state(const char *b, const char *e)
+{
+	char *x = xstrndup(b, e - b);
+	uint32_t c[32];
+	size_t nc = cond_syms(x, c, ARRAY_SIZE(c)), m;
+	int state = 2;
+
+	free(x);
+	for (m = 0; m < nc; m++)
+		if (news(c[m]))
+			return 1;
+	while (b < e && state) {
+		const char *pe = part_end(b, e, "||"), *xb = b, *xe = pe;
+		struct atom a;
+
+		strip(&xb, &xe);
+		if (parse_atom(xb, xe, &a) < 0 || atom_true(&a))
+			state = 0;
+		b = pe < e ? pe + 2 : e;
+	}
+	return state;
+}
+
+/* Calls FN for each top-level conjunct of each condition of Y. */
+static int each_conjunct(const struct sym *y, uint32_t id,
+			 int (*fn)(uint32_t id, const char *cond,
+				   const char *b, const char *e))
+{
+	size_t j;
+	int r = 0;
+
+	for (j = 0; j < y->ncond; j++) {
+		const char *b = cond_expr(y->cond[j]);
+		const char *e = b + strlen(b);
+
+		strip(&b, &e);
+		while (b < e) {
+			const char *pe = part_end(b, e, "&&"), *xb = b;
+			const char *xe = pe;
+
+			strip(&xb, &xe);
+			r |= fn(id, y->cond[j], xb, xe);
+			b = pe < e ? pe + 2 : e;
+		}
+	}
+	return r;
+}
+
+static int retry_state(uint32_t id, const char *cond, const char *b,
+		       const char *e)
+{
+	(void)id;
+	(void)cond;
+	return 1 << conjunct_state(b, e);
+}
+
+/*
+ * Mark for asking again the dropped symbols that may stick now: none of
+ * their conjuncts hopeless, and one naming a symbol marked or changed by
+ * the last olddefconfig (SND_SEQ_DUMMY when SOUND was added for SND).
+ * The others would drop again, and scripts/config takes its time over
+ * each.  Returns how many it marked.
+ */
+static size_t mark_retries(void)
+{
+	size_t i, n = 0, more = 1;
+	int st;
+
+	while (more) {
+		more = 0;
+		for (i = 0; i < names.n; i++) {
+			struct sym *y = &syms[i];
+
+			if (y->retry || !dropped(y))
+				continue;
+			st = each_conjunct(y, i, retry_state);
+			if ((st & 2) && !(st & 4)) {
+				y->retry = 1;
+				more = 1;
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * A round of the dependency closure: for each wanted symbol with a
+ * prompt that did not stick, the off symbols its conditions need, and
+ * the symbols to ask for again (retry).  Only chooses what to ask for:
+ * olddefconfig decides.  Returns how many it added or marked: none, and
+ * another round would change nothing.
+ */
+size_t depends_round(void)
+{
+	size_t i, added = 0;
+
+	for (i = 0; i < names.n; i++)
+		syms[i].retry = 0;
+	for (i = 0; i < names.n; i++)
+		if (dropped(&syms[i]) && syms[i].prompt)
+			added += each_conjunct(&syms[i], i, fix_conjunct);
+	return added + mark_retries();
 }
 
 /* Read PATH's CONFIG_X=y/m values into the base (or now) field. */
@@ -311,12 +763,16 @@ void load_config(const char *path, int now)
 {
 	size_t len;
 	char *text = read_file(path, &len), *line, *next;
+	uint32_t id;
 
 	if (!text)
 		die(RC_HOST, "%s: %s", path, strerror(errno));
+	for (id = 0; now && id < names.n; id++) {
+		syms[id].prev = syms[id].now;
+		syms[id].now = 0;
+	}
 	for (line = text; line && *line; line = next) {
 		char *eq;
-		uint32_t id;
 
 		next = strchr(line, '\n');
 		if (next)

@@ -43,6 +43,10 @@ struct file {
 	struct need need;
 	enum state state;
 	char *detail;
+	uint32_t deps[32];	/* added for its symbols' dependencies */
+	uint32_t dep_for[32];	/* the symbol whose condition names it */
+	const char *dep_cond[32];	/* and that condition */
+	size_t ndeps;
 };
 
 static const char usage_text[] =
@@ -112,9 +116,104 @@ static void syms_list(struct sb *s, const struct need *n)
 			strtab_str(&names, n->sym[i]));
 }
 
-/* The detail of a buildable file: what it adds to the base .config. */
-static char *added(const struct need *n)
+/*
+ * Ask scripts/config in CFG for each wanted symbol that is off (ALL) or
+ * marked to retry: the candidates' symbols (tristate m, bool y) and those
+ * added for their dependencies.  It shifts through its arguments, so its
+ * time grows with their square: CONFIG_BATCH symbols at a time.
+ */
+static void request(const char *cfg, int all)
 {
+	char **args = xcalloc(2 * CONFIG_BATCH + 8, sizeof(char *));
+	size_t i, nargs = 0;
+
+	args[nargs++] = tree_file("scripts/config");
+	args[nargs++] = "--file";
+	args[nargs++] = (char *)cfg;
+	for (i = 0; i < names.n; i++) {
+		struct sym *y = &syms[i];
+		char v = y->added ? y->added :
+			 y->type == T_TRISTATE ? 'm' : 'y';
+
+		/* A choice member would change the base's choice: leave it. */
+		if (!(y->need || y->added) || y->now || y->base ||
+		    y->choice || !(all || y->retry))
+			continue;
+		args[nargs++] = v == 'm' ? "--module" : "--enable";
+		args[nargs++] = names.strs[i];
+		if (nargs >= 3 + 2 * CONFIG_BATCH) {
+			args[nargs] = NULL;
+			run(args);
+			nargs = 3;
+		}
+	}
+	args[nargs] = NULL;
+	if (nargs > 3)
+		run(args);
+	free(args[0]);
+	free(args);
+}
+
+static int has_id(const uint32_t *ids, size_t n, uint32_t id)
+{
+	while (n--)
+		if (ids[n] == id)
+			return 1;
+	return 0;
+}
+
+/*
+ * The symbols added for the dependencies of F's symbols, and of those in
+ * turn: the added ones that their conditions name, with the symbol and
+ * condition that named each first.
+ */
+static void need_deps(struct file *f)
+{
+	const struct need *n = &f->need;
+	size_t k = 0, i, j, m, nc;
+	uint32_t c[32];
+
+	for (i = 0; i < n->nsym + k; i++) {
+		uint32_t id = i < n->nsym ? n->sym[i] : f->deps[i - n->nsym];
+		const struct sym *y = &syms[id];
+
+		for (j = 0; j < y->ncond; j++) {
+			nc = cond_syms(cond_expr(y->cond[j]), c, ARRAY_SIZE(c));
+			for (m = 0; m < nc; m++) {
+				if (!syms[c[m]].added ||
+				    k == ARRAY_SIZE(f->deps) ||
+				    has_id(n->sym, n->nsym, c[m]) ||
+				    has_id(f->deps, k, c[m]))
+					continue;
+				f->dep_for[k] = id;
+				f->dep_cond[k] = y->cond[j];
+				f->deps[k++] = c[m];
+			}
+		}
+	}
+	f->ndeps = k;
+}
+
+/* CONFIG_X=m (for CONFIG_Y: FILE:LINE depends on X), for each of F's. */
+static void deps_text(struct sb *s, const struct file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->ndeps; i++) {
+		const struct sym *y = &syms[f->deps[i]];
+
+		sb_addf(s, "%sCONFIG_%s=%c (for CONFIG_%s: %s %s)",
+			i ? "," : "", names.strs[f->deps[i]],
+			y->now ? y->now : y->added,
+			names.strs[f->dep_for[i]], syms[f->dep_for[i]].where,
+			f->dep_cond[i]);
+	}
+}
+
+/* The detail of a buildable file: what it adds to the base .config. */
+static char *added(const struct file *f)
+{
+	const struct need *n = &f->need;
 	struct sb s;
 	size_t i;
 
@@ -124,9 +223,52 @@ static char *added(const struct need *n)
 			sb_addf(&s, "%sCONFIG_%s=%c", s.len ? "," : "adds ",
 				strtab_str(&names, n->sym[i]),
 				syms[n->sym[i]].now);
+	if (f->ndeps)
+		sb_add(&s, s.len ? "," : "adds ");
+	deps_text(&s, f);
 	if (!s.len)
 		sb_add(&s, "in the base .config");
 	return s.buf;
+}
+
+/*
+ * The detail of a file whose symbols were found: what it adds, or the
+ * first symbol that did not stick (one with a prompt first: a select
+ * follows it) and what was added for its dependencies.
+ */
+static char *plan_detail(struct file *f)
+{
+	struct sb s;
+	size_t j;
+	char *d;
+
+	for (j = 0; j < 2 * f->need.nsym; j++) {
+		uint32_t id = f->need.sym[j % f->need.nsym];
+		struct sym *y = &syms[id];
+
+		if (y->now || (j < f->need.nsym && !y->prompt))
+			continue;
+		f->state = S_UNMET;
+		sb_init(&s);
+		if (!y->where) {
+			sb_addf(&s, "CONFIG_%s did not stick: no Kconfig defines it",
+				names.strs[id]);
+		} else if (y->choice) {
+			sb_addf(&s, "CONFIG_%s is not set: %s: a member of a choice, and the base chose another",
+				names.strs[id], y->where);
+		} else {
+			d = sym_depends(y);
+			sb_addf(&s, "CONFIG_%s did not stick: %s: %s%s",
+				names.strs[id], y->where, d, y->prompt ? "" :
+				" (no prompt: only a select sets it)");
+			free(d);
+		}
+		if (f->ndeps)
+			sb_add(&s, "; tried ");
+		deps_text(&s, f);
+		return s.buf;
+	}
+	return added(f);
 }
 
 static void write_out(const char *path, struct sb *s)
@@ -146,8 +288,9 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cand = NULL, *base = NULL, *out = NULL;
-	char *scratch, *cfg, *text, **args, *p;
-	size_t nfiles, i, j, nargs = 0, len, count[3] = { 0 }, nfrag = 0;
+	char *scratch, *cfg, *text, *p;
+	size_t nfiles, i, j, len, count[3] = { 0 }, nfrag = 0, ndep = 0;
+	size_t rounds;
 	struct file *files;
 	struct sb plan, frag;
 	int c;
@@ -230,35 +373,17 @@ int main(int argc, char **argv)
 	if (!text || write_file_atomic(cfg, text, len) < 0)
 		die(RC_HOST, "%s: %s", text ? cfg : base, strerror(errno));
 	free(text);
-	/*
-	 * scripts/config shifts through its arguments, so its time grows with
-	 * their square: call it for CONFIG_BATCH symbols at a time.
-	 */
-	args = xcalloc(2 * CONFIG_BATCH + 8, sizeof(char *));
-	args[nargs++] = tree_file("scripts/config");
-	args[nargs++] = "--file";
-	args[nargs++] = cfg;
-	for (i = 0; i < names.n; i++) {
-		struct sym *y = &syms[i];
-
-		/* A choice member would change the base's choice: leave it. */
-		if (!y->need || y->base || y->choice)
-			continue;
-		args[nargs++] = y->type == T_TRISTATE ? "--module" : "--enable";
-		args[nargs++] = names.strs[i];
-		if (nargs >= 3 + 2 * CONFIG_BATCH) {
-			args[nargs] = NULL;
-			run(args);
-			nargs = 3;
-		}
-	}
-	args[nargs] = NULL;
-	if (nargs > 3)
-		run(args);
-	free(args[0]);
-	free(args);
+	request(cfg, 1);
 	olddefconfig(scratch);
 	load_config(cfg, 1);
+	for (i = 0; i < names.n; i++)
+		syms[i].prev = syms[i].now;	/* asked for together: no news */
+	for (i = 0; i < MAX_ROUNDS && depends_round(); i++) {
+		request(cfg, 0);
+		olddefconfig(scratch);
+		load_config(cfg, 1);
+	}
+	rounds = i;
 
 	/* The plan. */
 	sb_init(&plan);
@@ -266,32 +391,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < nfiles; i++) {
 		struct file *f = &files[i];
 
-		/* Name a symbol with a prompt first: a select follows it. */
-		for (j = 0; f->need.found && j < 2 * f->need.nsym; j++) {
-			uint32_t id = f->need.sym[j % f->need.nsym];
-			struct sym *y = &syms[id];
-
-			if (y->now || (j < f->need.nsym && !y->prompt))
-				continue;
-			f->state = S_UNMET;
-			if (!y->where)
-				f->detail = xasprintf("CONFIG_%s did not stick: no Kconfig defines it",
-						      names.strs[id]);
-			else if (y->choice)
-				f->detail = xasprintf("CONFIG_%s is not set: %s: a member of a choice, and the base chose another",
-						      names.strs[id], y->where);
-			else
-				f->detail = xasprintf("CONFIG_%s did not stick: %s: %s%s",
-						      names.strs[id],
-						      y->where,
-						      y->depends ? y->depends :
-						      "no depends on",
-						      y->prompt ? "" :
-						      " (no prompt: only a select sets it)");
-			break;
-		}
-		if (f->need.found && f->state == S_BUILDABLE)
-			f->detail = added(&f->need);
+		need_deps(f);
+		if (f->need.found)
+			f->detail = plan_detail(f);
 		count[f->state]++;
 		sb_addf(&plan, "%s\t", f->path);
 		syms_list(&plan, &f->need);
@@ -303,27 +405,28 @@ int main(int argc, char **argv)
 	write_out(p, &plan);
 	free(p);
 
-	/* The fragment: what the buildable files add to the base. */
-	for (i = 0; i < names.n; i++)
-		syms[i].need = 0;
-	for (i = 0; i < nfiles; i++)
-		for (j = 0; files[i].state == S_BUILDABLE &&
-		     j < files[i].need.nsym; j++)
-			syms[files[i].need.sym[j]].need = 1;
+	/*
+	 * The fragment: every symbol asked for that stuck and the base lacks.
+	 * Not only the buildable files' own: a symbol an unmet file asked
+	 * for may be what makes a buildable file's symbol stick (a select,
+	 * a promptless symbol between them), and the resolved .config had it.
+	 */
 	sb_init(&frag);
 	for (i = 0; i < names.n; i++) {
-		if (!syms[i].need || syms[i].base)
+		if (!(syms[i].need || syms[i].added) || syms[i].base ||
+		    !syms[i].now)
 			continue;
 		sb_addf(&frag, "CONFIG_%s=%c\n", names.strs[i], syms[i].now);
 		nfrag++;
+		ndep += syms[i].added != 0;
 	}
 	p = xasprintf("%s/cover.config", out);
 	write_out(p, &frag);
 	free(p);
 
-	printf("cover-plan: %zu files: %zu buildable, %zu other-arch, %zu unmet; fragment %zu symbols\n",
+	printf("cover-plan: %zu files: %zu buildable, %zu other-arch, %zu unmet; fragment %zu symbols, %zu for dependencies (%zu olddefconfig runs)\n",
 	       nfiles, count[S_BUILDABLE], count[S_OTHER_ARCH],
-	       count[S_UNMET], nfrag);
+	       count[S_UNMET], nfrag, ndep, rounds + 1);
 	return RC_OK;
 }
 

@@ -15,6 +15,7 @@
 #define ARCH "x86"
 #define MAX_DEPTH 16
 #define CONFIG_BATCH 100	/* symbols per scripts/config call */
+#define MAX_ROUNDS 4		/* of the dependency closure */
 
 enum sym_type { T_UNKNOWN, T_BOOL, T_TRISTATE, T_OTHER };
 
@@ -24,10 +25,17 @@ struct sym {
 	int prompt;		/* the primary definition has a prompt */
 	int choice;		/* a member of a choice */
 	char *where;		/* FILE:LINE of the primary definition */
-	char *depends;		/* its depends on / if / menu lines, or NULL */
+	char **cond;		/* "if X", "menu depends on X", "depends on X" */
+	size_t ncond;
+	size_t nenclosing;	/* cond[0..nenclosing): if/menu, innermost first */
 	char base;		/* value in the base .config: y, m, or 0 */
 	char now;		/* value after olddefconfig */
+	char prev;		/* value after the olddefconfig before */
 	int need;		/* wanted by a buildable-so-far file */
+	char added;		/* set for a dependency: its value (m or y) */
+	int retry;		/* ask for it again in this round */
+	uint32_t for_id;	/* when added: the symbol that depends on it */
+	const char *for_cond;	/* and the condition of that symbol */
 	uint32_t sel[8];	/* symbols that select it */
 	size_t nsel;
 };
@@ -54,6 +62,10 @@ char *subst(const char *s, const char *from, const char *to);
 size_t config_syms(const char *s, uint32_t *ids, size_t n, size_t max);
 int in_other_arch(const char *rel, char *arch, size_t archsz);
 void load_kconfig(void);
+char *sym_depends(const struct sym *y);
+const char *cond_expr(const char *cond);
+size_t cond_syms(const char *expr, uint32_t *ids, size_t max);
+size_t depends_round(void);
 void load_config(const char *path, int now);
 void add_selectors(struct need *n);
 void olddefconfig(const char *scratch);
