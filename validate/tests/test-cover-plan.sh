@@ -3,8 +3,9 @@
 #
 # test-cover-plan.sh - validate/cover-plan, the build-need resolver (issue
 # 16, part 1), on the real tree: one file of each kind, resolved on top of
-# x86_64_defconfig made in a scratch directory.  The tree must not change.
-# Seconds: two Kconfig runs, no kernel build.
+# x86_64_defconfig made in a scratch directory, then on one without sound
+# and USB for the dependency closure.  The tree must not change.  Seconds:
+# a few olddefconfig runs, no kernel build.
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
@@ -38,14 +39,24 @@ fi
 # (e) a driver whose symbol depends on a powerpc platform; (f) a member
 # of a composite that another list names, ip_vs-objs += $(ip_vs_proto-objs-y);
 # (g) a driver whose symbol has no prompt, so a symbol that selects it
-# goes in.  A file named twice (two variables) has one plan row.
+# goes in; (h) plain tristates of lib/Kconfig.debug after a choice whose
+# endchoice carries a comment (not choice members); (i) a symbol that
+# scripts/kconfig/tests also defines (only what the top Kconfig sources
+# counts); (j) a symbol whose depends on names an off symbol, which goes
+# in for it (PARPORT; GPIOLIB of GPIOLIB || COMPILE_TEST); (k) one that
+# depends on X86_32, which is never turned on; (l) a member of a choice
+# the base chose another of.  A file named twice (two variables) has one
+# plan row.
 tab=$(printf '\t')
 {
 	echo "file${tab}line${tab}name${tab}storage${tab}class${tab}confidence${tab}reason${tab}evidence"
 	for f in kernel/fork.c drivers/char/applicom.c net/dccp/ccids/ccid3.c \
 		arch/arm/kernel/setup.c drivers/tty/hvc/hvc_vio.c kernel/fork.c \
 		net/netfilter/ipvs/ip_vs_proto_sctp.c \
-		drivers/net/wireless/realtek/rtw88/coex.c; do
+		drivers/net/wireless/realtek/rtw88/coex.c \
+		lib/test_static_keys.c lib/test_ida.c drivers/net/dummy.c \
+		drivers/char/ppdev.c drivers/misc/ti-st/st_kim.c \
+		drivers/char/sonypi.c mm/slab.c; do
 		echo "$f${tab}10${tab}v${tab}static${tab}ro_after_init${tab}high${tab}r${tab}-"
 	done
 	echo "mm/slub.c${tab}10${tab}w${tab}static${tab}const${tab}-${tab}r${tab}-"
@@ -79,9 +90,17 @@ expect_has() {
 	case $got in *"$3"*) return 0 ;; esac
 	return 1
 }
+# expect_lacks FILE COLUMN TEXT
+expect_lacks() {
+	got=$(field "$1" "$2")
+	why="$1: $2 '$got' has '$3'"
+	case $got in *"$3"*) return 1 ;; esac
+	return 0
+}
+not() { ! "$@"; }
 
 check "the header" [ "$(head -n 1 "$plan")" = "file${tab}symbols${tab}state${tab}detail" ]
-check "one row per ro_after_init file" [ "$(wc -l < "$plan")" -eq 8 ]
+check "one row per ro_after_init file" [ "$(wc -l < "$plan")" -eq 15 ]
 check "(a) kernel/fork.c: obj-y, buildable" \
 	expect kernel/fork.c symbols -
 check "(a) kernel/fork.c: state" expect kernel/fork.c state buildable
@@ -116,14 +135,95 @@ check "(g) rtw88/coex.c: a selector of the promptless RTW88_CORE" \
 	CONFIG_WLAN,CONFIG_WLAN_VENDOR_REALTEK,CONFIG_RTW88,CONFIG_RTW88_CORE,CONFIG_RTW88_8822BE
 check "(g) rtw88/coex.c: buildable" \
 	expect drivers/net/wireless/realtek/rtw88/coex.c state buildable
+check "(h) test_static_keys.c: not a choice member, buildable" \
+	expect lib/test_static_keys.c detail "adds CONFIG_TEST_STATIC_KEYS=m"
+check "(h) test_ida.c: not a choice member, buildable" \
+	expect lib/test_ida.c detail "adds CONFIG_TEST_IDA=m"
+check "(i) dummy.c: drivers/net/Kconfig's DUMMY, buildable" \
+	expect drivers/net/dummy.c detail "adds CONFIG_DUMMY=m"
+check "(i) no Kconfig the top Kconfig does not source" \
+	not grep -q 'scripts/kconfig/tests\|arch/arm64/Kconfig' "$plan"
+line=$(grep -n '^config PPDEV' "$TREE/drivers/char/Kconfig" | cut -d: -f1)
+check "(j) ppdev.c: PARPORT goes in for PPDEV's depends on" \
+	expect drivers/char/ppdev.c detail \
+	"adds CONFIG_PPDEV=m,CONFIG_PARPORT=m (for CONFIG_PPDEV: drivers/char/Kconfig:$line depends on PARPORT)"
+check "(j) st_kim.c: GPIOLIB, not COMPILE_TEST, of GPIOLIB || COMPILE_TEST" \
+	expect_has drivers/misc/ti-st/st_kim.c detail \
+	"adds CONFIG_TI_ST=m,CONFIG_GPIOLIB=y (for CONFIG_TI_ST: drivers/misc/ti-st/Kconfig:"
+check "(j) st_kim.c: buildable" expect drivers/misc/ti-st/st_kim.c state buildable
+check "(k) sonypi.c: unmet on X86_32" \
+	expect_has drivers/char/sonypi.c detail "did not stick: drivers/char/Kconfig:"
+check "(k) sonypi.c: X86_32 was not tried" \
+	expect_lacks drivers/char/sonypi.c detail "tried"
+check "(k) the base's basics stay: 64BIT on, no X86_32, no COMPILE_TEST" \
+	sh -c 'grep -qx CONFIG_64BIT=y "$1" && ! grep -q "^CONFIG_\(X86_32\|COMPILE_TEST\)=" "$1"' - \
+	"$st/out/kconfig/.config"
+check "(l) slab.c: a member of the slab choice" \
+	expect_has mm/slab.c detail "CONFIG_SLAB is not set: mm/Kconfig:"
+check "(l) slab.c: unmet" expect mm/slab.c state unmet
 
 frag=$st/out/cover.config
 check "the fragment: the symbols the buildable files add" \
-	[ "$(LC_ALL=C sort "$frag" | tr '\n' ' ')" = "CONFIG_APPLICOM=m CONFIG_IP_DCCP=m CONFIG_IP_DCCP_CCID3=y CONFIG_IP_VS=m CONFIG_IP_VS_PROTO_SCTP=y CONFIG_RTW88=m CONFIG_RTW88_8822BE=m CONFIG_RTW88_CORE=m " ]
+	[ "$(LC_ALL=C sort "$frag" | tr '\n' ' ')" = "CONFIG_APPLICOM=m CONFIG_DUMMY=m CONFIG_GPIOLIB=y CONFIG_IP_DCCP=m CONFIG_IP_DCCP_CCID3=y CONFIG_IP_VS=m CONFIG_IP_VS_PROTO_SCTP=y CONFIG_PARPORT=m CONFIG_PPDEV=m CONFIG_RTW88=m CONFIG_RTW88_8822BE=m CONFIG_RTW88_CORE=m CONFIG_TEST_IDA=m CONFIG_TEST_STATIC_KEYS=m CONFIG_TI_ST=m " ]
 check "the summary line" \
-	[ "$(cat "$st/stdout")" = "cover-plan: 7 files: 5 buildable, 1 other-arch, 1 unmet; fragment 8 symbols" ]
+	[ "$(cat "$st/stdout")" = "cover-plan: 14 files: 10 buildable, 1 other-arch, 3 unmet; fragment 15 symbols, 2 for dependencies (2 olddefconfig runs)" ]
 check "the fragment stuck in the scratch .config" \
 	grep -qx CONFIG_APPLICOM=m "$st/out/kconfig/.config"
+
+# refrag BASE FRAG DIR: FRAG merged onto BASE and resolved in DIR keeps
+# every line of FRAG (what the cover profile does with it).
+refrag() {
+	rm -rf "$3"
+	mkdir -p "$3"
+	cat "$1" "$2" > "$3/.config"
+	make -s -C "$TREE" O="$3" olddefconfig > "$3.log" 2>&1 || return 1
+	lost=$(grep -vxF -f "$3/.config" "$2" | tr '\n' ' ')
+	why="lost on the base: $lost"
+	[ -z "$lost" ]
+}
+check "the fragment on the base resolves to itself" \
+	refrag "$st/base/.config" "$frag" "$st/refrag"
+
+# (m) The dependency closure over rounds, across sourced files: a base
+# without sound and USB.  SND sits in "if SOUND" of sound/Kconfig, which
+# sources sound/core/Kconfig; USB in drivers/usb/Kconfig's
+# "if USB_SUPPORT".  Each goes in for the symbol that needs it.
+mkdir -p "$st/base2"
+cp "$st/base/.config" "$st/base2/.config"
+if ! { "$TREE/scripts/config" --file "$st/base2/.config" \
+	--disable SOUND --disable USB_SUPPORT &&
+	make -s -C "$TREE" O="$st/base2" olddefconfig; } > "$st/base2.log" 2>&1; then
+	not_ok "a base without SOUND and USB_SUPPORT" "$(tail -n 3 "$st/base2.log")"
+	finish
+fi
+{
+	head -n 1 "$st/cand.tsv"
+	for f in sound/core/seq/seq_dummy.c drivers/w1/masters/ds2490.c; do
+		echo "$f${tab}10${tab}v${tab}static${tab}ro_after_init${tab}high${tab}r${tab}-"
+	done
+} > "$st/cand2.tsv"
+"$bin" --candidates "$st/cand2.tsv" --tree "$TREE" \
+	--config "$st/base2/.config" --out "$st/out3" > "$st/stdout3" 2> "$st/stderr3"
+rc=$?
+check "(m) cover-plan on a base without sound and USB exits 0" [ $rc -eq 0 ]
+plan=$st/out3/plan.tsv
+sline=$(grep -n '^menuconfig SND$' "$TREE/sound/Kconfig" | cut -d: -f1)
+check "(m) seq_dummy.c: SOUND=m for SND's enclosing if" \
+	expect sound/core/seq/seq_dummy.c detail \
+	"adds CONFIG_SND=m,CONFIG_SND_SEQUENCER=m,CONFIG_SND_SEQ_DUMMY=m,CONFIG_SOUND=m (for CONFIG_SND: sound/Kconfig:$sline if SOUND)"
+check "(m) seq_dummy.c: buildable" \
+	expect sound/core/seq/seq_dummy.c state buildable
+check "(m) ds2490.c: USB for its depends on, USB_SUPPORT for USB's if" \
+	expect_has drivers/w1/masters/ds2490.c detail \
+	"CONFIG_USB=m (for CONFIG_W1_MASTER_DS2490: drivers/w1/masters/Kconfig:"
+check "(m) ds2490.c: ... and USB_SUPPORT for USB's if, the round after" \
+	expect_has drivers/w1/masters/ds2490.c detail \
+	"CONFIG_USB_SUPPORT=y (for CONFIG_USB: drivers/usb/Kconfig:"
+check "(m) ds2490.c: buildable" expect drivers/w1/masters/ds2490.c state buildable
+check "(m) the summary counts what went in for dependencies" \
+	grep -q "2 files: 2 buildable, 0 other-arch, 0 unmet; fragment [0-9]* symbols, 3 for dependencies (3 olddefconfig runs)" "$st/stdout3"
+check "(m) the fragment on that base resolves to itself" \
+	refrag "$st/base2/.config" "$st/out3/cover.config" "$st/refrag2"
 
 tree_state > "$st/tree.after"
 check "the tree is unchanged" cmp -s "$st/tree.before" "$st/tree.after"
