@@ -15,7 +15,14 @@
 #     printed at poweroff;
 #   - ro_after_init=warn with the whole exercise suite: the kernel keeps
 #     running (verdict pass);
-#   - ro_after_init=warn and no lkdtm at all: an empty violations list.
+#   - ro_after_init=warn and no lkdtm at all: an empty violations list;
+#   - modules' ro_after_init data: the fast kernel plus
+#     test_ro_after_init_module.ko with its two variables annotated (a
+#     test-only change in the worktree WORK/test-core-roam, never in TREE),
+#     whose modules exercise loads and unloads it: with ro_after_init=warn
+#     the violations name roam_exit_written [test_ro_after_init_module],
+#     written by roam_exit, and not roam_init_only; without it the write in
+#     roam_exit oopses and modprobe -r is killed.
 #
 # Usage: test-core.sh [--help]
 # Env: WORK, TREE (as exported by the Makefile); RESULT overrides the kernel
@@ -27,7 +34,7 @@
 set -u
 
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-	sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 fi
 [ $# -eq 0 ] || { echo "usage: test-core.sh [--help]" >&2; exit 2; }
@@ -304,5 +311,109 @@ empty_list() {
 		{ why="got: $(tr '\n\t' '; ' < "$tmp/bare.tsv")"; return 1; }
 }
 check "warn without writes: the violations list is empty (header only)" empty_list
+
+# ---- modules' ro_after_init data (0003, 0004) ----------------------------
+# The fast kernel plus test_ro_after_init_module.ko with both of its
+# variables annotated __ro_after_init: roam_init_only (written in init
+# only, a right annotation) and roam_exit_written (written again in the
+# exit function, a wrong one).  The annotation is a test-only change in a
+# private worktree of the tree (WORK/test-core-roam, detached at tag core),
+# never in TREE.  The guest's modules exercise loads and unloads it.
+
+roam=test_ro_after_init_module
+wt=$WORK/test-core-roam
+core_rev=$(git -C "$TREE" rev-parse 'core^{commit}')
+
+# put FILE CONTENT_FILE: replace FILE only when it differs, so that an
+# unchanged worktree keeps its mtimes and its build stays incremental.
+put() {
+	cmp -s "$2" "$1" || cp "$2" "$1"
+}
+
+roam_tree() {
+	if ! git -C "$wt" rev-parse --git-dir >/dev/null 2>&1; then
+		rm -rf "$wt"
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add -q --detach "$wt" "$core_rev" \
+			>"$tmp/wt.log" 2>&1 || { why=$(tail -n 1 "$tmp/wt.log"); return 1; }
+	elif [ "$(git -C "$wt" rev-parse HEAD)" != "$core_rev" ]; then
+		git -C "$wt" checkout -q -f --detach "$core_rev" 2>"$tmp/wt.log" ||
+			{ why=$(tail -n 1 "$tmp/wt.log"); return 1; }
+	fi
+	git -C "$wt" show "$core_rev:lib/$roam.c" |
+		sed 's/^static int \(roam_[a-z_]*\);$/static int \1 __ro_after_init;/' > "$tmp/roam.c"
+	c=$(grep -c '^static int roam_[a-z_]* __ro_after_init;$' "$tmp/roam.c")
+	[ "$c" -eq 2 ] || { why="$c annotated variables in lib/$roam.c, expected 2"; return 1; }
+	put "$wt/lib/$roam.c" "$tmp/roam.c"
+	d=$(git -C "$wt" status --porcelain | grep -v " lib/$roam.c\$" | head -n 1)
+	[ -z "$d" ] || { why="worktree: unexpected change: $d"; return 1; }
+}
+
+# The cover profile: the fast profile plus this one-line fragment.
+printf 'CONFIG_TEST_RO_AFTER_INIT_MODULE=m\n' > "$tmp/roam.config"
+roam_build() {
+	b=$(COVER_BASE=fast COVER_FRAGMENT=$tmp/roam.config \
+		sh "$root/qemu-boot/build-kernel.sh" cover "$wt" "$WORK" 2>"$tmp/roam-build.err" |
+		tail -n 1)
+	[ -n "$b" ] && [ -f "$b/ro-campaign/bzImage" ] ||
+		{ why="build failed: $(grep -v '^build-kernel: ' "$tmp/roam-build.err" | tail -n 1)"; return 1; }
+	grep -qx 'CONFIG_TEST_RO_AFTER_INIT_MODULE=m' "$b/.config" ||
+		{ why="CONFIG_TEST_RO_AFTER_INIT_MODULE not =m in $b/.config"; return 1; }
+	ko=$(find "$b/ro-campaign/modroot" -name "$roam.ko" | head -n 1)
+	[ -n "$ko" ] || { why="no $roam.ko in modroot"; return 1; }
+	sh "$root/qemu-boot/mkinitramfs.sh" "$b/ro-campaign" >/dev/null 2>"$tmp/roam-mkinit.err" ||
+		{ why="mkinitramfs.sh: $(tail -n 1 "$tmp/roam-mkinit.err")"; return 1; }
+	# Both variables are in the module's .data..ro_after_init.
+	c=$(objdump -t "$ko" | grep -cE '\.data\.\.ro_after_init.* roam_(init_only|exit_written)$')
+	[ "$c" -eq 2 ] || { why="$c of the two variables in .data..ro_after_init of $roam.ko"; return 1; }
+	w=$(grep -E "lib/$roam\.c:.*(warning|error):" "$b/build.log" | head -n 1)
+	[ -z "$w" ] || { why=$w; return 1; }
+}
+
+f0=$failed
+check "modules: a private worktree at core with the test-only annotation" roam_tree
+[ $failed -eq $f0 ] &&
+	check "modules: fast kernel with $roam.ko, both variables __ro_after_init" roam_build
+if [ $failed -eq $f0 ]; then
+	echo "# modules kernel: $b/ro-campaign/bzImage"
+	RESULT=$b/ro-campaign
+
+	# -- warn mode: the exit write is reported, the init write is not
+	run roam-warn --exercise modules --append ro_after_init=warn --timeout 600
+	check "modules, warn: the modules exercise passes" status_is modules ok
+	roam_violation() {
+		v=$out/violations.tsv
+		[ -f "$v" ] || { why="no violations.tsv"; return 1; }
+		head -n 1 "$v" | cmp -s - "$tmp/header" || { why="header: $(head -n 1 "$v")"; return 1; }
+		rows=$(awk -F '\t' -v s="roam_exit_written [$roam]" '$1 == s' "$v")
+		c=$(printf '%s' "$rows" | grep -c .)
+		[ "$c" -eq 1 ] || { why="$c rows for roam_exit_written [$roam], expected 1"; return 1; }
+		w=$(printf '%s\n' "$rows" | cut -f 3)
+		echo "$w" | grep -qE "^roam_exit\+0x[0-9a-f]+/0x[0-9a-f]+ \[$roam\]\$" ||
+			{ why="writer '$w', expected roam_exit+OFF/SIZE [$roam]"; return 1; }
+		echo "# roam_exit_written: $(printf '%s\n' "$rows" | cut -f 3,4 | tr '\t' ' ')"
+	}
+	check "modules, warn: violations name roam_exit_written [$roam] once, written by its exit function" \
+		roam_violation
+	check "modules, warn: roam_init_only (written in init only) is not named" eval \
+		'! grep -q roam_init_only "$out/violations.tsv" || { why="roam_init_only in violations.tsv"; false; }'
+	check "modules, warn: the report line names the module" \
+		grep -qE "ro_after_init: write to roam_exit_written\+0x0/0x[0-9a-f]+ \[$roam\] addr=0x[0-9a-f]+ by roam_exit\+" "$con"
+
+	# -- default mode: the annotation is live, the exit function oopses
+	run roam-default --exercise modules --timeout 600
+	roam_killed() {
+		if [ -f "$out/modules.tsv" ]; then
+			e=$(awk -F '\t' -v m="$roam" '$1 == m { print $3 }' "$out/modules.tsv")
+			[ "$e" = killed ] || { why="modules.tsv: exit '${e:-no row}', expected killed"; return 1; }
+		else
+			grep -qE "modprobe -r $roam:? (exit )?killed" "$con" ||
+				{ why="no 'modprobe -r $roam killed' on the console"; return 1; }
+		fi
+	}
+	check "modules, default: modprobe -r $roam is killed" roam_killed
+	check "modules, default: the oops is the write in roam_exit" \
+		after 'BUG: unable to handle page fault' "RIP: 0010:roam_exit[+]0x[0-9a-f]+/0x[0-9a-f]+ [[]${roam}[]]"
+fi
 
 finish
