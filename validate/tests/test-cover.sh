@@ -27,6 +27,10 @@ st=$WORK/cover-test
 . "$top/qemu-boot/tests/tap.sh"
 . "$top/lib/tsv.sh"
 
+matches() {	# matches TEXT REGEX: TEXT matches the basic regex REGEX
+	printf '%s\n' "$1" | grep -q "$2"
+}
+
 make -C "$top" -s validate/validate validate/cover-plan qemu-boot/boot >/dev/null ||
 	{ not_ok "build validate and cover-plan" "make failed"; finish; }
 if [ ! -d "$VTREE" ]; then
@@ -82,24 +86,24 @@ for f in $tm drivers/misc/dummy-irq.c; do
 		s=$(awk -F'\t' -v f="$f" '$1 == f { print $3 "\t" $4 }' "$st/$d/plan.tsv")
 		why="plan: $s"
 		check "$f: the $p base does not compile it (the plan adds symbols)" \
-			sh -c "printf '%s' '$s' | grep -q '^buildable	adds '"
+			matches "$s" '^buildable	adds '
 	done
 done
 s=$(state $tm)
 why="plan: $s"
 check "the test module's file is buildable as a module" \
-	sh -c "printf '%s' '$s' | grep -q '^buildable	adds.*CONFIG_TEST_RO_AFTER_INIT_MODULE=m'"
+	matches "$s" '^buildable	adds.*CONFIG_TEST_RO_AFTER_INIT_MODULE=m'
 s=$(state drivers/misc/dummy-irq.c)
 why="plan: $s"
 check "dummy-irq.c is buildable as a module" \
-	sh -c "printf '%s' '$s' | grep -q '^buildable	adds.*CONFIG_DUMMY_IRQ=m'"
+	matches "$s" '^buildable	adds.*CONFIG_DUMMY_IRQ=m'
 s=$(state arch/arm64/kernel/cpufeature.c)
 why="plan: $s"
 check "arch/arm64 file: other-arch arm64" [ "$s" = "other-arch	arm64" ]
 s=$(state drivers/macintosh/via-pmu.c)
 why="plan: $s"
 check "via-pmu.c: unmet, names the symbol that did not stick" \
-	sh -c "printf '%s' '$s' | grep -q '^unmet	CONFIG_[A-Z_]* '"
+	matches "$s" '^unmet	CONFIG_[A-Z_]* '
 check "the fragment holds the two module symbols as =m" \
 	sh -c "grep -qx CONFIG_TEST_RO_AFTER_INIT_MODULE=m '$st/cover/cover.config' && \
 		grep -qx CONFIG_DUMMY_IRQ=m '$st/cover/cover.config'"
@@ -120,23 +124,23 @@ row() {	# row NAME: "verdict<TAB>evidence<TAB>level" of NAME's last row
 v=$(row roam_init_only)
 why="row: $v"
 check "roam_init_only: accepted, built into its .ko, cycled, level module-cycled" \
-	sh -c "printf '%s' '$v' | grep -q '^accepted	built=lib/test_ro_after_init_module.o,lib/test_ro_after_init_module.ko; .*cycled=test_ro_after_init_module	module-cycled\$'"
+	matches "$v" '^accepted	built=lib/test_ro_after_init_module.o,lib/test_ro_after_init_module.ko; .*cycled=test_ro_after_init_module	module-cycled$'
 v=$(row roam_exit_written)
 why="row: $v"
 check "roam_exit_written: rejected, the warn boot names its writer in the module's exit" \
-	sh -c "printf '%s' '$v' | grep -q '^rejected	warn boot: violation: written by [a-z_]*exit[a-z_]*+0x[0-9a-f]*/0x[0-9a-f]* \\[test_ro_after_init_module\\]'"
+	matches "$v" '^rejected	warn boot: violation: written by [a-z_]*exit[a-z_]*+0x[0-9a-f]*/0x[0-9a-f]* \[test_ro_after_init_module\]'
 v=$(row irq)
 why="row: $v"
 check "dummy-irq's irq: accepted but only built, its init failed under QEMU" \
-	sh -c "printf '%s' '$v' | grep -q '^accepted	built=drivers/misc/dummy-irq.o,drivers/misc/dummy-irq.ko; .*not-cycled=dummy-irq: init failed.*	built\$'"
+	matches "$v" '^accepted	built=drivers/misc/dummy-irq.o,drivers/misc/dummy-irq.ko; .*not-cycled=dummy-irq: init failed.*	built$'
 v=$(row enable_pseudo_nmi)
 why="row: $v"
 check "enable_pseudo_nmi: not-built, other-arch arm64" \
-	sh -c "printf '%s' '$v' | grep -q '^not-built	not-built: other-arch: arm64 '"
+	matches "$v" '^not-built	not-built: other-arch: arm64 '
 v=$(row data_len)
 why="row: $v"
 check "via-pmu's data_len: not-built, unmet with the symbol named" \
-	sh -c "printf '%s' '$v' | grep -q '^not-built	not-built: unmet: CONFIG_[A-Z_]* '"
+	matches "$v" '^not-built	not-built: unmet: CONFIG_[A-Z_]* '
 bl=$(ls "$st"/baseline-*.tsv 2>/dev/null | head -n 1)
 why="baseline file: ${bl:-none}"
 check "the cover baseline is recorded with its own config hash" [ -n "$bl" ]
