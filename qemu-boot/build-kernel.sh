@@ -151,6 +151,11 @@ progress() {
 
 have=$(count_objects)
 total=$(cat "$out/.ro-campaign-objects" 2>/dev/null || echo 0)
+# A cover directory's first build: its base profile's object count is
+# the best estimate there is (the fragment only adds to it).
+if [ ! -s "$out/.ro-campaign-objects" ] && [ -n "$cover_frag" ]; then
+	total=$(cat "$work/build/$base_profile-$dirkey/.ro-campaign-objects" 2>/dev/null || echo 0)
+fi
 case $total in '' | *[!0-9]*) total=0 ;; esac
 todo=0
 [ "$total" -gt "$have" ] && todo=$((total - have))
