@@ -8,7 +8,7 @@
 #
 # 1. The candidates of BENCH_COVER_SCOPE (default "drivers/char
 #    sound/core"): the find stage of a fast campaign bench-cover-find.
-# 2. cover-plan against COVER_BASE's .config (default wide): the
+# 2. cover-plan against wide's .config, and COVER_BASE's if not wide: the
 #    candidates whose file the base compiles without a fragment.
 # 3. The cover builds of two waves (COVER_WAVE is half the candidates),
 #    timed: the first in a new build directory if there was none (cold,
@@ -68,31 +68,39 @@ wave=$(( (n + 1) / 2 ))
 emit candidates "$n" count
 emit scope "$(echo "$scope" | tr ' ' ',')" paths
 
-# --- 2. the base alone, without a fragment ---------------------------------
-bdir=$(sh "$top/qemu-boot/build-kernel.sh" --config-only "$base" "$tree" "$work" | tail -n 1) ||
-	die 1 "cannot configure $base"
-"$here/cover-plan" --candidates "$scope_tsv" --tree "$tree" \
-	--config "$bdir/.config" --out "$out/cover-plan" >"$out/cover-plan.log" 2>&1 ||
-	die 1 "cover-plan failed, see $out/cover-plan.log"
-# Candidates (not files) by the plan's verdict on their file.
-tsv_awk "$out/cover-plan/plan.tsv" 'NR > 1 {
-		print $c_file "\t" $c_state "\t" ($c_detail == "in the base .config" ? "base" : "adds") }' \
-	>"$out/cover-plan/states"
-counts=$(tsv_awk "$scope_tsv" 'BEGIN {
-		while ((getline l < states) > 0) { split(l, a, "\t"); s[a[1]] = a[2]; b[a[1]] = a[3] } }
-	NR > 1 && $c_class == "ro_after_init" {
-		st = s[$c_file]; if (st == "") st = "unknown"
-		c[st]++; if (st == "buildable" && b[$c_file] == "base") inbase++
-	}
-	END { printf "%d %d %d %d %d\n", inbase, c["buildable"], c["other-arch"], c["unmet"], c["unknown"] }' \
-	-v states="$out/cover-plan/states")
-set -- $counts
-emit "${base}_compiles" "$1" candidates
-emit "${base}_not_built_fraction" "$(awk -v a="$1" -v n="$n" 'BEGIN { printf "%.3f", 1 - a / n }')" ratio
-emit plan_buildable "$2" candidates
-emit plan_other_arch "$3" candidates
-emit plan_unmet "$4" candidates
-x86=$((n - $3))
+# --- 2. wide (and the base) alone, without a fragment ------------------------
+# plan_counts PROFILE: "compiled buildable other-arch unmet unknown", in
+# candidates, of cover-plan against PROFILE's .config (configured only).
+plan_counts() {
+	_d=$(sh "$top/qemu-boot/build-kernel.sh" --config-only "$1" "$tree" "$work" | tail -n 1) ||
+		die 1 "cannot configure $1"
+	"$here/cover-plan" --candidates "$scope_tsv" --tree "$tree" \
+		--config "$_d/.config" --out "$out/cover-plan-$1" >"$out/cover-plan-$1.log" 2>&1 ||
+		die 1 "cover-plan failed, see $out/cover-plan-$1.log"
+	tsv_awk "$out/cover-plan-$1/plan.tsv" 'NR > 1 {
+			print $c_file "\t" $c_state "\t" ($c_detail == "in the base .config" ? "base" : "adds") }' \
+		>"$out/cover-plan-$1/states"
+	tsv_awk "$scope_tsv" 'BEGIN {
+			while ((getline l < states) > 0) { split(l, a, "\t"); s[a[1]] = a[2]; b[a[1]] = a[3] } }
+		NR > 1 && $c_class == "ro_after_init" {
+			st = s[$c_file]; if (st == "") st = "unknown"
+			c[st]++; if (st == "buildable" && b[$c_file] == "base") inbase++
+		}
+		END { printf "%d %d %d %d %d\n", inbase, c["buildable"], c["other-arch"], c["unmet"], c["unknown"] }' \
+		-v states="$out/cover-plan-$1/states"
+}
+plist=wide
+[ "$base" = wide ] || plist="wide $base"
+for p in $plist; do
+	set -- $(plan_counts "$p")
+	emit "${p}_compiles" "$1" candidates
+	emit "${p}_not_built_fraction" "$(awk -v a="$1" -v n="$n" 'BEGIN { printf "%.3f", 1 - a / n }')" ratio
+	[ "$p" = "$base" ] || continue
+	emit plan_buildable "$2" candidates
+	emit plan_other_arch "$3" candidates
+	emit plan_unmet "$4" candidates
+	x86=$((n - $3))
+done
 
 # --- 3. the cover builds of the two waves, timed ----------------------------
 # In the work tree validate uses, with the fragments campaign.sh computes
