@@ -7,7 +7,7 @@
 # Usage: bench-cover.sh TREE WORK
 #
 # 1. The candidates of BENCH_COVER_SCOPE (default "drivers/char
-#    sound/core"): the find stage of a fast campaign bench-cover-find.
+#    sound/core"): cocci/run-facts.sh and candidates/candidates over it.
 # 2. cover-plan against wide's .config, and COVER_BASE's if not wide: the
 #    candidates whose file the base compiles without a fragment.
 # 3. The cover builds of two waves (COVER_WAVE is half the candidates),
