@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cover.h - what the three files of cover-plan share: the symbol table
+ * cover.h - what the four files of cover-plan share: the symbol table
  * (Kconfig facts and .config values), a resolution ("need"), and the
  * tree's path.
  */
@@ -63,13 +63,15 @@ size_t config_syms(const char *s, uint32_t *ids, size_t n, size_t max);
 int in_other_arch(const char *rel, char *arch, size_t archsz);
 void load_kconfig(void);
 char *sym_depends(const struct sym *y);
-const char *cond_expr(const char *cond);
 size_t cond_syms(const char *expr, uint32_t *ids, size_t max);
-size_t depends_round(void);
 void load_config(const char *path, int now);
 void add_selectors(struct need *n);
 void olddefconfig(const char *scratch);
 void run(char **argv);
+
+/* cover-deps.c */
+const char *cond_expr(const char *cond);
+size_t depends_round(void);
 
 /* cover-kbuild.c */
 void need_add(struct need *n, const uint32_t *ids, size_t k);

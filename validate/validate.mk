@@ -54,7 +54,8 @@ PROGRAMS += validate/cover-plan
 COVER_DIR ?= $(WORK)/cover
 COVER_BASE ?= wide
 
-COVER_SRCS := $(addprefix validate/,cover-plan.c cover-kbuild.c cover-kconfig.c)
+COVER_SRCS := $(addprefix validate/,cover-plan.c cover-kbuild.c cover-kconfig.c \
+	cover-deps.c)
 
 validate/cover-plan: $(COVER_SRCS) validate/cover.h $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(COVER_SRCS) $(LIB)
