@@ -16,7 +16,7 @@ CAND_DIR ?= $(WORK)/candidates
 # extra run-facts.sh options, e.g. FACTS_OPTS=--no-extend
 FACTS_OPTS ?=
 
-.PHONY: candidates bench-loo bench-finder
+.PHONY: candidates bench-loo bench-finder bench-precision
 candidates: candidates/candidates cocci/mentions
 	@mkdir -p "$(CAND_DIR)/facts"
 	sh cocci/run-facts.sh -j $(JOBS) $(FACTS_OPTS) "$(TREE)" "$(CAND_DIR)/facts" $(SCOPE)
@@ -38,3 +38,13 @@ bench-finder: candidates/candidates cocci/mentions
 	@sh candidates/bench-finder.sh -j $(JOBS) "$(TREE)" "$(WORK)" $(FINDER_SCOPE); \
 		rc=$$?; [ $$rc -ne 64 ] || exit 64; \
 		[ $$rc -eq 0 ] || echo "bench-finder: slower than the target"
+
+# Precision per confidence level, and recall, on the hand-labelled sample
+# candidates/tests/labelled/labels.tsv: the finder over the sample's files
+# (and its own extension) into WORK/bench/precision/, mismatches.tsv
+# there.  Part of make bench.
+bench-precision: candidates/candidates cocci/mentions
+	@sh candidates/bench-precision.sh -j $(JOBS) "$(TREE)" "$(WORK)"; \
+		rc=$$?; [ $$rc -ne 64 ] || exit 64; \
+		[ $$rc -eq 0 ] || echo "bench-precision: not measured (exit $$rc)"
+bench: bench-precision
