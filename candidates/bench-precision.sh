@@ -58,15 +58,15 @@ posint -j "$jobs" 1024
 tree=$1 work=$2
 [ -d "$tree/.git" ] || die 64 "TREE '$tree' is not a git work tree"
 [ -f "$labels" ] || die 64 "no labels file '$labels'"
-[ -x "$bin" ] && [ -x "$repo/cocci/mentions" ] ||
-	die 1 "$bin or $repo/cocci/mentions is not built (make programs)"
-[ -f "$runfacts" ] || die 1 "missing $runfacts"
 [ "$(head -n 1 "$labels")" = "$(printf 'file\tline\tname\tlabel\treason')" ] ||
 	die 1 "$labels:1: the header is not 'file line name label reason'"
 bad=$(awk -F '\t' 'NR > 1 && (NF != 5 ||
 	$4 !~ /^(ro_after_init|rejected|const|initdata)$/) { print FILENAME ":" NR; exit }' \
 	"$labels")
 [ -z "$bad" ] || die 1 "$bad: not five columns with a known label"
+[ -x "$bin" ] && [ -x "$repo/cocci/mentions" ] ||
+	die 1 "$bin or $repo/cocci/mentions is not built (make programs)"
+[ -f "$runfacts" ] || die 1 "missing $runfacts"
 mkdir -p "$work/bench/precision" || die 1 "cannot create $work/bench/precision"
 out=$(cd "$work/bench/precision" && pwd)
 t0=$(date +%s)

@@ -15,6 +15,13 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/labelled.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 . qemu-boot/tests/tap.sh
 
+# expect DESC REASON COMMAND...: ok if COMMAND succeeds, else not ok REASON
+expect() {
+	_d=$1 _r=$2
+	shift 2
+	if "$@"; then ok "$_d"; else not_ok "$_d" "$_r"; fi
+}
+
 if git -C "$TREE" rev-parse -q --verify 'core^{commit}' > /dev/null; then
 	ok "the tree $TREE has the tag core"
 else
@@ -23,7 +30,8 @@ else
 fi
 
 hdr=$(printf 'file\tline\tname\tlabel\treason')
-check "the header is 'file line name label reason'" \
+why="header: $(head -n 1 "$L")"
+expect "the header is 'file line name label reason'" "$why" \
 	test "$(head -n 1 "$L")" = "$hdr"
 
 awk -F '\t' 'NR > 1 && (NF != 5 || $1 !~ /^[A-Za-z0-9_.\/-]+\.[ch]$/ ||
@@ -31,20 +39,20 @@ awk -F '\t' 'NR > 1 && (NF != 5 || $1 !~ /^[A-Za-z0-9_.\/-]+\.[ch]$/ ||
 	$4 !~ /^(ro_after_init|rejected|const|initdata)$/ || $5 ~ /^ *$/) {
 	print NR ": " $0 }' "$L" > "$T/bad"
 why="malformed rows: $(head -n 3 "$T/bad" | tr '\n' ' ')"
-check "every row has a file, a line, a name, a known label and a reason" \
+expect "every row has a file, a line, a name, a known label and a reason" "$why" \
 	test ! -s "$T/bad"
 
 awk -F '\t' 'NR > 1 { print $1 "\t" $3 }' "$L" | sort | uniq -d > "$T/dup"
 why="repeated: $(tr '\n' ' ' < "$T/dup")"
-check "one row per (file, name)" test ! -s "$T/dup"
+expect "one row per (file, name)" "$why" test ! -s "$T/dup"
 
 rows=$(awk 'NR > 1' "$L" | wc -l)
 why="$rows rows"
-check "about 40 or more variables ($rows)" test "$rows" -ge 40
+expect "about 40 or more variables ($rows)" "$why" test "$rows" -ge 40
 for lab in ro_after_init rejected const initdata; do
 	c=$(awk -F '\t' -v l="$lab" 'NR > 1 && $4 == l' "$L" | wc -l)
 	why="no row labelled $lab"
-	check "some rows are labelled $lab ($c)" test "$c" -gt 0
+	expect "some rows are labelled $lab ($c)" "$why" test "$c" -gt 0
 done
 
 # every definition line names its variable, at core
@@ -58,7 +66,7 @@ awk -F '\t' 'NR > 1 { print $1 "\t" $2 "\t" $3 }' "$L" |
 		fi
 	done
 why=$(head -n 3 "$T/def" | tr '\n' ' ')
-check "every file:line exists at core and names its variable" test ! -s "$T/def"
+expect "every file:line exists at core and names its variable" "$why" test ! -s "$T/def"
 
 # every file:line a reason cites is a line of that file at core
 : > "$T/cite"
@@ -73,23 +81,23 @@ awk -F '\t' 'NR > 1 { s = $5
 		fi
 	done
 why=$(head -n 3 "$T/cite" | tr '\n' ' ')
-check "every file:line a reason cites exists at core" test ! -s "$T/cite"
+expect "every file:line a reason cites exists at core" "$why" test ! -s "$T/cite"
 c=$(awk -F '\t' 'NR > 1 && $4 == "rejected" && $5 !~ /[a-z0-9_]\.[ch]:[0-9]+/' "$L" | wc -l)
 why="$c rejected rows without a writer file:line"
-check "every rejected row names its writer as file:line" test "$c" -eq 0
+expect "every rejected row names its writer as file:line" "$why" test "$c" -eq 0
 
 # bench-precision.sh: usage errors, a malformed labels file
 sh candidates/bench-precision.sh > /dev/null 2>&1
 why="exit $?"
-check "bench-precision.sh without arguments exits 64" test "$why" = "exit 64"
+expect "bench-precision.sh without arguments exits 64" "$why" test "$why" = "exit 64"
 sh candidates/bench-precision.sh --bogus "$TREE" "$T" > /dev/null 2>&1
 why="exit $?"
-check "bench-precision.sh with an unknown option exits 64" test "$why" = "exit 64"
+expect "bench-precision.sh with an unknown option exits 64" "$why" test "$why" = "exit 64"
 sed '2s/\t[a-z_]*\t\([^\t]*\)$/\tmaybe\t\1/' "$L" > "$T/bad.tsv"
 sh candidates/bench-precision.sh --labels "$T/bad.tsv" "$TREE" "$T/w" \
 	> /dev/null 2> "$T/err"
 rc=$?
 why="exit $rc: $(head -c 200 "$T/err")"
-check "bench-precision.sh rejects an unknown label (1, naming the line)" \
+expect "bench-precision.sh rejects an unknown label (1, naming the line)" "$why" \
 	sh -c '[ "$1" -eq 1 ] && grep -q "bad.tsv:2" "$2"' - "$rc" "$T/err"
 finish
