@@ -83,29 +83,136 @@ SECTION_RE = re.compile(r"(?:__section|__attribute__\s*\(\s*\(\s*(?:__)?section(
 			QUOTE + "([^" + QUOTE + "]*)" + QUOTE)
 WORD_RE = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
 
-# Writer functions: the first argument is the destination.
-DST1 = set("""memcpy memmove memset memzero_explicit memcpy_fromio
-memcpy_toio memset_io copy_from_user __copy_from_user strcpy strncpy strlcpy
-strscpy strscpy_pad strcat strncat strlcat sprintf snprintf scnprintf
-vsnprintf vscnprintf bitmap_zero bitmap_fill bitmap_copy bitmap_set
-bitmap_clear bitmap_or bitmap_and bitmap_andnot bitmap_xor bitmap_complement
-bitmap_parse bitmap_parselist bitmap_from_arr32 bitmap_shift_left
-bitmap_shift_right cpumask_copy cpumask_and cpumask_or cpumask_andnot
-cpumask_xor cpumask_complement cpumask_clear cpumask_setall cpumask_parse
-cpulist_parse nodes_clear nodes_setall INIT_LIST_HEAD INIT_HLIST_HEAD
+# Writer functions and macros, by the argument they write (0-based): the
+# form of the row is memcpy for the copy-like ones ("mem": they take a
+# pointer), assign/field/element for the atomic read-modify-writes ("rmw":
+# they take &x) and for the macros that take the lvalue itself ("lval":
+# WRITE_ONCE(x, v), this_cpu_add(x, v)). An argument that is not a
+# destination is a value: __set_bit(arr[i], bits) reads arr.
+WSPEC = {}
+for n in """memcpy memmove memset memzero_explicit memcpy_fromio memcpy_toio
+memset_io copy_from_user __copy_from_user strcpy strncpy strlcpy strscpy
+strscpy_pad strcat strncat strlcat sprintf snprintf scnprintf vsnprintf
+vscnprintf bitmap_zero bitmap_fill bitmap_copy bitmap_set bitmap_clear
+bitmap_or bitmap_and bitmap_andnot bitmap_xor bitmap_complement
+bitmap_from_arr32 bitmap_shift_left bitmap_shift_right cpumask_copy
+cpumask_and cpumask_or cpumask_andnot cpumask_xor cpumask_complement
+cpumask_clear cpumask_setall INIT_LIST_HEAD INIT_HLIST_HEAD
 init_waitqueue_head spin_lock_init mutex_init raw_spin_lock_init
-atomic_set atomic_inc atomic_dec atomic_add atomic_sub atomic64_set
-atomic_long_set refcount_set WRITE_ONCE xchg cmpxchg""".split())
-# Writer functions whose destination may be any argument.
-ANYARG = set("""set_bit clear_bit __set_bit __clear_bit change_bit
-__change_bit test_and_set_bit test_and_clear_bit test_and_change_bit
-__test_and_set_bit __test_and_clear_bit assign_bit __assign_bit
-cpumask_set_cpu cpumask_clear_cpu __cpumask_set_cpu __cpumask_clear_cpu
-cpumask_test_and_set_cpu cpumask_test_and_clear_cpu node_set node_clear
-sscanf vsscanf kstrtoint kstrtouint kstrtol kstrtoul kstrtoll kstrtoull
-kstrtos8 kstrtou8 kstrtos16 kstrtou16 kstrtos32 kstrtou32 kstrtos64
-kstrtou64 kstrtobool get_option get_options""".split())
-WRITERS = DST1 | ANYARG
+refcount_set""".split():
+	WSPEC[n] = ("mem", (0,))
+for n in """set_bit clear_bit __set_bit __clear_bit change_bit __change_bit
+test_and_set_bit test_and_clear_bit test_and_change_bit __test_and_set_bit
+__test_and_clear_bit __test_and_change_bit assign_bit __assign_bit
+set_bit_lock clear_bit_unlock cpumask_set_cpu cpumask_clear_cpu
+__cpumask_set_cpu __cpumask_clear_cpu cpumask_test_and_set_cpu
+cpumask_test_and_clear_cpu bitmap_parselist cpumask_parse cpulist_parse
+kstrtobool get_option""".split():
+	WSPEC[n] = ("mem", (1,))
+for n in "bitmap_parse get_options kstrtobool_from_user".split():
+	WSPEC[n] = ("mem", (2,))
+for n in "sscanf vsscanf".split():
+	WSPEC[n] = ("mem", 2)	# every argument from the third on
+for n in "WRITE_ONCE __WRITE_ONCE smp_store_mb nodes_clear nodes_setall".split():
+	WSPEC[n] = ("lval", (0,))
+for n in "node_set node_clear".split():
+	WSPEC[n] = ("lval", (1,))
+WSPEC["smp_store_release"] = ("rmw", (0,))
+RMW_RE = re.compile(r"^(arch_)?(try_)?(xchg|cmpxchg|cmpxchg64|cmpxchg128|"
+		    r"cmpxchg_local|cmpxchg64_local)(_relaxed|_acquire|_release)?$")
+PCPU_RE = re.compile(r"^(__)?(this|raw)_cpu_(write|add|sub|inc|dec|and|or|"
+		     r"xchg|cmpxchg|cmpxchg64|cmpxchg128|try_cmpxchg|add_return|"
+		     r"sub_return|inc_return|dec_return|cmpxchg_double)$")
+ATOMIC_RE = re.compile(r"^(arch_)?atomic(64|_long)?_([a-z_]+?)(_relaxed|_acquire|_release)?$")
+ATOMIC_IV = re.compile(r"^(fetch_)?(add|sub|and|or|xor|andnot)(_return|_negative)?$|^sub_and_test$|^add_negative$")
+KSTRTO_RE = re.compile(r"^kstrto[a-z0-9]+(_from_user)?$")
+
+def wspec(fn):
+	"""(kind, destination indices) of writer fn, or None."""
+	if fn in WSPEC:
+		return WSPEC[fn]
+	m = RMW_RE.match(fn)
+	if m:
+		return ("rmw", (0, 1) if m.group(2) else (0,))
+	m = PCPU_RE.match(fn)
+	if m:
+		return ("lval", (0, 1) if fn.endswith("_double") else (0,))
+	m = ATOMIC_RE.match(fn)
+	if m:
+		op = m.group(3)
+		if op.startswith("read"):
+			return None
+		if ATOMIC_IV.match(op):
+			return ("mem", (1,))
+		if op.startswith("try_cmpxchg"):
+			return ("mem", (0, 1))
+		return ("mem", (0,))
+	m = KSTRTO_RE.match(fn)
+	if m:
+		return ("mem", (3,) if m.group(1) else (2,))
+	return None
+
+def is_dst(spec, i):
+	return i >= spec[1] if isinstance(spec[1], int) else i in spec[1]
+
+# Functions and macros that only read what the given arguments point to
+# (all arguments if None): &x there is a read, not an escape, and so is an
+# array passed there. Copy sources are reads.
+READS = {
+	"smp_load_acquire": (0,), "test_bit": (1,), "cpumask_test_cpu": (1,),
+	"memcmp": None, "strcmp": None, "strncmp": None, "strcasecmp": None,
+	"strncasecmp": None, "strlen": None, "strnlen": None,
+	"sysfs_streq": None, "kmemdup": (0,), "kstrdup": (0,),
+	"kstrndup": (0,), "kmemdup_nul": (0,), "kstrdup_const": (0,),
+	"match_string": (0, 2), "bitmap_weight": (0,), "cpumask_weight": (0,),
+}
+for n in """memcpy memmove memcpy_toio strcpy strncpy strlcpy strscpy
+strscpy_pad strcat strncat strlcat bitmap_copy bitmap_or bitmap_and
+bitmap_andnot bitmap_xor bitmap_complement cpumask_copy cpumask_and
+cpumask_or cpumask_andnot cpumask_xor cpumask_complement""".split():
+	READS[n] = (1, 2)
+for n in ("atomic_read", "atomic64_read", "atomic_long_read",
+	  "atomic_read_acquire", "atomic64_read_acquire",
+	  "atomic_long_read_acquire"):
+	READS[n] = (0,)
+
+def reads_arg(fn, i):
+	if fn not in READS:
+		return False
+	r = READS[fn]
+	return r is None or i in r
+
+readpos = set()	# (file, line, col) of arguments that are only read
+
+def arg_index(f, pf, pl):
+	"""Index of the argument starting at position pl of the call whose
+	function name is at position pf (depth-0 commas in between)."""
+	text = span(f, int(pf.line), int(pf.column), int(pl.line), int(pl.column))
+	i = text.find(chr(40))
+	if i < 0:
+		return -1
+	depth = 0
+	n = 0
+	instr = None
+	j = i + 1
+	while j < len(text):
+		ch = text[j]
+		if instr:
+			if ch == chr(92):
+				j += 1
+			elif ch == instr:
+				instr = None
+		elif ch == QUOTE or ch == chr(39):
+			instr = ch
+		elif ch in "([{":
+			depth += 1
+		elif ch in ")]}":
+			depth -= 1
+		elif ch == "," and depth == 0:
+			n += 1
+		j += 1
+	return n
+
 # typedefs of array types (cpumask_var_t without CPUMASK_OFFSTACK): the
 # bare name passed to a writer is written
 ARRAY_TYPEDEFS = set("cpumask_var_t jmp_buf sigjmp_buf".split())
@@ -114,7 +221,7 @@ texts = {}	# file -> list of source lines
 funcs = {}	# file -> set of function names defined in it
 defs = {}	# file -> {name: (array, type)}
 done = set()	# (table, file, line, col) already printed
-wpos = set()	# (file, line, col) already reported as a write
+wpos = set()	# (file, line, col, var) already reported as a write
 callpos = set()	# (file, line, col) of calls of functions of this file
 cmppos = set()	# (file, line, col) of &x compared with ==, !=
 spans = {}	# file -> [(first line, last line, function)]
@@ -375,11 +482,137 @@ def known_scalar(f, x):
 
 def report_write(p, x, form):
 	f = p.file
-	key = (f, p.line, p.column)
+	key = (f, p.line, p.column, x)
 	if key in wpos:
 		return
 	wpos.add(key)
 	emit("writes", f, p.line, x, infunc(p), form)
+
+def call_arg(fn, x, L, p, pl, pf, amp):
+	"""x starts the argument L (after & if amp) of a call of fn at pf."""
+	q = Loc(p[0])
+	name = ident(x)
+	form = chain_form(name, L)
+	if (q.line, q.column) != (int(pl[0].line), int(pl[0].column)) or \
+	   not form:
+		return
+	idx = arg_index(q.file, pf[0], pl[0])
+	spec = wspec(fn)
+	if not spec or not is_dst(spec, idx):
+		if reads_arg(fn, idx) and form != "arrow":
+			readpos.add((q.file, q.line, q.column))
+		return
+	kind = spec[0]
+	if form == "arrow":
+		# x->f writes the pointee, unless x is an array here
+		if kind == "mem" or not is_array(q.file, name):
+			return
+		form = "element"
+	if kind == "lval":
+		# WRITE_ONCE(x, v), this_cpu_add(x.f, v): the lvalue itself
+		if amp:
+			return
+		out = "assign" if form == "bare" else form
+	elif amp or form != "bare":
+		# xchg(&x.f, v), memcpy(&x, ...), memcpy(x.name, ...)
+		out = "memcpy" if kind == "mem" else \
+		      ("assign" if form == "bare" else form)
+	elif is_array(q.file, name):
+		out = "memcpy" if kind == "mem" else "element"
+	elif known_scalar(q.file, name):
+		# a pointer passed: the pointee is written, not x
+		return
+	else:
+		out = "array-arg"
+	report_write(q, name, out)
+
+# Aliases: P = &x (or P = x for an array x), then P->f = e, P[i] = e or
+# *P = e is a write of x. File-scope P: writes anywhere in the file;
+# a local P: writes in the same function.
+aliases = {}	# (file, P) or (file, func, P) -> set of (x, base)
+
+def add_alias(P, V, L, pp, pv, pl, amp, local):
+	q = Loc(pv[0])
+	f = q.file
+	v = ident(V)
+	if v in funcs.get(f, ()) or v.isupper():
+		return
+	if amp:
+		if (q.line, q.column) != (int(pl[0].line), int(pl[0].column)):
+			return
+		form = chain_form(v, L)
+		if form not in ("bare", "field", "element"):
+			return
+		base = "ptr" if form == "bare" else form
+	elif is_array(f, v):
+		base = "element"
+	elif known_scalar(f, v):
+		# P = ptr copies a pointer: writes through P hit the pointee
+		return
+	else:
+		# defined elsewhere: counts only if it is an array there
+		base = "array-arg"
+	fn = infunc(Loc(pp[0]))
+	if local:
+		if fn == "-":
+			return
+		key = (f, fn, ident(P))
+	else:
+		key = (f, ident(P))
+	aliases.setdefault(key, set()).add((v, base))
+
+def alias_targets(q, P):
+	fn = infunc(q)
+	if fn == "-":
+		return ()
+	t = aliases.get((q.file, fn, P))
+	if t is None:
+		t = aliases.get((q.file, P))
+	return t or ()
+
+def through(q, P, L, pl):
+	"""How the lvalue L reaches the pointer P at q: arrow (P->f...),
+	element (P[i]...), deref (*P, (*P).f), or None."""
+	lead = span(q.file, int(pl[0].line), int(pl[0].column), q.line,
+		    q.column)
+	if lead.strip() and set(lead) <= set("(* \t\n") and "*" in lead:
+		return "deref"
+	if lead.strip():
+		return None
+	form = chain_form(P, L)
+	return form if form in ("arrow", "element") else None
+
+def alias_write(P, L, p, pl, fn=None, pf=None, amp=False):
+	"""An lvalue L through alias P, or P as argument of writer fn."""
+	q = Loc(p[0])
+	name = ident(P)
+	targets = alias_targets(q, name)
+	if not targets:
+		return
+	acc = through(q, name, L, pl)
+	kind = None
+	if fn is not None:
+		spec = wspec(fn)
+		idx = arg_index(q.file, pf[0], pl[0])
+		if not spec or not is_dst(spec, idx):
+			return
+		kind = spec[0]
+		if acc is None and not amp and chain_form(name, L) == "bare" \
+		   and kind != "lval":
+			acc = "deref"	# memcpy(P, ...), xchg(P, v)
+		elif amp and acc == "arrow" and kind == "lval":
+			return
+	if acc is None:
+		return
+	for v, base in sorted(targets):
+		if base != "ptr":
+			form = base
+		else:
+			form = {"arrow": "field", "element": "element",
+				"deref": "assign"}[acc]
+		if kind == "mem" and form != "array-arg":
+			form = "memcpy"
+		report_write(q, v, form)
 
 def sysctl_rows(f, name, l1, c1, l2, c2):
 	"""Rows for every { .data = &x, .mode = M } entry of a ctl_table."""
@@ -623,46 +856,113 @@ elif d in PARAMS:
 
 // ---- writes --------------------------------------------------------------
 
-@mc@
-identifier F =~ "^(mem(cpy|move|set|zero_explicit|cpy_fromio|cpy_toio|set_io)|(__)?copy_from_user|str(n?cpy|lcpy|scpy(_pad)?|n?cat|lcat)|v?s(n|cn)?printf|bitmap_[a-z0-9_]+|cpu(mask_[a-z_]+|list_parse)|nodes_(clear|setall)|INIT_H?LIST_HEAD|init_waitqueue_head|(raw_)?spin_lock_init|mutex_init|atomic(64|_long)?_(set|inc|dec|add|sub)|refcount_set|WRITE_ONCE|xchg|cmpxchg|(__)?(test_and_)?(set|clear|change|assign)_bit|(__)?cpumask_(set|clear)_cpu|node_(set|clear)|v?sscanf|kstrto[a-z0-9]+|get_options?)$";
+// Calls of writers (WSPEC, wspec) and readers (READS), one rule for
+// arguments written &L and one for the others: a disjunction stops at its
+// first matching branch, which would hide the second argument of
+// __set_bit(arr[i], bits).
+@mca@
+identifier F : script:python() { wspec(str(F)) is not None or str(F) in READS };
 global idexpression x;
 expression L;
-position p, pl;
+position p, pl, pf;
+@@
+F@pf(..., &\( L@pl \& <+... x@p ...+> \), ...)
+
+@script:python@
+F << mca.F;
+x << mca.x;
+L << mca.L;
+p << mca.p;
+pl << mca.pl;
+pf << mca.pf;
+@@
+call_arg(str(F), x, L, p, pl, pf, True)
+
+@mcv@
+identifier F : script:python() { wspec(str(F)) is not None or str(F) in READS };
+global idexpression x;
+expression L;
+position p, pl, pf;
+@@
+F@pf(..., \( L@pl \& <+... x@p ...+> \), ...)
+
+@script:python@
+F << mcv.F;
+x << mcv.x;
+L << mcv.L;
+p << mcv.p;
+pl << mcv.pl;
+pf << mcv.pf;
+@@
+call_arg(str(F), x, L, p, pl, pf, False)
+
+// Aliases (see add_alias): P = &x, P = x, T *P = &x;
+@alias_g@
+global idexpression P;
+global idexpression V;
+expression L;
+position pp, pv, pl;
 @@
 (
-F(&\( L@pl \& <+... x@p ...+> \), ...)
+P@pp = &\( L@pl \& <+... V@pv ...+> \)
 |
-F(\( L@pl \& <+... x@p ...+> \), ...)
-|
-F(..., &\( L@pl \& <+... x@p ...+> \), ...)
-|
-F(..., \( L@pl \& <+... x@p ...+> \), ...)
+P@pp = V@pv
 )
 
 @script:python@
-F << mc.F;
-x << mc.x;
-L << mc.L;
-p << mc.p;
-pl << mc.pl;
+P << alias_g.P;
+V << alias_g.V;
+L << alias_g.L = "";
+pp << alias_g.pp;
+pv << alias_g.pv;
+pl << alias_g.pl = [];
 @@
-q = Loc(p[0])
-name = ident(x)
-form = chain_form(name, L)
-if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
-   form != "arrow" and str(F) in WRITERS:
-	amp = span(q.file, q.line, max(0, q.column - 40), q.line, q.column)
-	addr = amp.rstrip().endswith("&")
-	# destination-first writers only write their first argument
-	first = span(q.file, q.line, 0, q.line, q.column).rstrip()
-	if addr:
-		first = first[:-1].rstrip()
-	isdst = first.endswith("(") or str(F) in ANYARG
-	if isdst and (addr or form != "bare" or not known_scalar(q.file, name)):
-		if addr or form != "bare" or is_array(q.file, name):
-			report_write(q, name, "memcpy")
-		else:
-			report_write(q, name, "array-arg")
+add_alias(P, V, L, pp, pv, pl, len(pl) > 0, False)
+
+@alias_l@
+local idexpression P;
+global idexpression V;
+expression L;
+position pp, pv, pl;
+@@
+(
+P@pp = &\( L@pl \& <+... V@pv ...+> \)
+|
+P@pp = V@pv
+)
+
+@script:python@
+P << alias_l.P;
+V << alias_l.V;
+L << alias_l.L = "";
+pp << alias_l.pp;
+pv << alias_l.pv;
+pl << alias_l.pl = [];
+@@
+add_alias(P, V, L, pp, pv, pl, len(pl) > 0, True)
+
+@alias_d@
+type T;
+identifier P;
+global idexpression V;
+expression L;
+position pp, pv, pl;
+@@
+(
+T P@pp = &\( L@pl \& <+... V@pv ...+> \);
+|
+T P@pp = V@pv;
+)
+
+@script:python@
+P << alias_d.P;
+V << alias_d.V;
+L << alias_d.L = "";
+pp << alias_d.pp;
+pv << alias_d.pv;
+pl << alias_d.pl = [];
+@@
+add_alias(P, V, L, pp, pv, pl, len(pl) > 0, infunc(Loc(pp[0])) != "-")
 
 // Assignments and increments are two rules: a disjunction stops at the
 // first branch that matches anywhere in a statement, so one rule would
@@ -758,6 +1058,82 @@ pl << lvm2.pl;
 @@
 macro_out_write(x, L, p, pl)
 
+// Writes through an alias (alias_write): only in files that have one
+@alw depends on alias_g || alias_l || alias_d@
+idexpression P;
+expression L, E;
+assignment operator aop;
+position p, pl;
+@@
+\( L@pl \& <+... P@p ...+> \) aop E
+
+@script:python@
+P << alw.P;
+L << alw.L;
+p << alw.p;
+pl << alw.pl;
+@@
+alias_write(P, L, p, pl)
+
+@alwinc depends on alias_g || alias_l || alias_d@
+idexpression P;
+expression L;
+position p, pl;
+@@
+(
+\( L@pl \& <+... P@p ...+> \)++
+|
+\( L@pl \& <+... P@p ...+> \)--
+|
+ ++\( L@pl \& <+... P@p ...+> \)
+|
+ --\( L@pl \& <+... P@p ...+> \)
+)
+
+@script:python@
+P << alwinc.P;
+L << alwinc.L;
+p << alwinc.p;
+pl << alwinc.pl;
+@@
+alias_write(P, L, p, pl)
+
+@alwca depends on alias_g || alias_l || alias_d@
+identifier F : script:python() { wspec(str(F)) is not None };
+idexpression P;
+expression L;
+position p, pl, pf;
+@@
+F@pf(..., &\( L@pl \& <+... P@p ...+> \), ...)
+
+@script:python@
+F << alwca.F;
+P << alwca.P;
+L << alwca.L;
+p << alwca.p;
+pl << alwca.pl;
+pf << alwca.pf;
+@@
+alias_write(P, L, p, pl, str(F), pf, True)
+
+@alwcv depends on alias_g || alias_l || alias_d@
+identifier F : script:python() { wspec(str(F)) is not None };
+idexpression P;
+expression L;
+position p, pl, pf;
+@@
+F@pf(..., \( L@pl \& <+... P@p ...+> \), ...)
+
+@script:python@
+F << alwcv.F;
+P << alwcv.P;
+L << alwcv.L;
+p << alwcv.p;
+pl << alwcv.pl;
+pf << alwcv.pf;
+@@
+alias_write(P, L, p, pl, str(F), pf, False)
+
 // &x compared with a pointer is a read, not an escape
 @cmp@
 expression L, E;
@@ -801,7 +1177,8 @@ in_sysctl = infunc(q) == "-" and d is not None and "ctl_table" in d[1]
 if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
    form != "arrow" and not in_sysctl and \
    name not in funcs.get(q.file, ()) and \
-   (q.file, q.line, q.column) not in cmppos:
+   (q.file, q.line, q.column) not in cmppos and \
+   (q.file, q.line, q.column) not in readpos:
 	if infunc(q) == "-" and in_init_data(q):
 		report_write(q, name, "initdata-addr")
 	else:
@@ -825,7 +1202,8 @@ p << aa.p;
 q = Loc(p[0])
 name = ident(x)
 if not known_scalar(q.file, name) and name not in funcs.get(q.file, ()) \
-   and infunc(q) != "-" and not name.isupper():
+   and infunc(q) != "-" and not name.isupper() and \
+   (q.file, q.line, q.column) not in readpos:
 	report_write(q, name, "array-arg")
 
 // ---- once per file, after the rules above --------------------------------

@@ -68,6 +68,25 @@ else
 	ok "p->f is not a write of p"
 fi
 row element.facts 'writes\telement.c\t11\tfoo_table\tfoo_fill\telement' "x[i] = e"
+row lvalue_macros.facts 'writes\tlvalue_macros.c\t40\tfoo_once\tfoo_runtime\tassign' \
+	"WRITE_ONCE(x, v) writes x"
+row lvalue_macros.facts 'writes\tlvalue_macros.c\t41\tfoo_st\tfoo_runtime\tfield' \
+	"WRITE_ONCE(x.f, v) is a field write"
+row lvalue_macros.facts 'writes\tlvalue_macros.c\t45\tfoo_rel_tab\tfoo_runtime\telement' \
+	"smp_store_release(&x[i], v) is an element write"
+row lvalue_macros.facts 'writes\tlvalue_macros.c\t57\tfoo_pc\tfoo_runtime\tassign' \
+	"this_cpu_write(x, v) writes x"
+row alias.facts 'writes\talias.c\t35\tfoo_conf\tfoo_set\tfield' \
+	"P = &x in __init, P->f = e later writes x"
+row alias.facts 'writes\talias.c\t38\tfoo_local_conf\tfoo_set\tfield' \
+	"local alias: p = &x; p->f++ writes x"
+if grep -q 'writes	subscript.c	[0-9]*	foo_map' subscript.facts; then
+	not_ok "__set_bit(arr[i], bits) does not write arr" "found"
+else
+	ok "__set_bit(arr[i], bits) does not write arr"
+fi
+row subscript.facts 'writes\tsubscript.c\t11\tfoo_s\tfoo_mark\tmemcpy' \
+	"set_bit(n, x.bits) writes x"
 
 # the driver: a git tree of fixtures, merged tables, cache reuse
 mkdir "$tmp/tree"
