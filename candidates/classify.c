@@ -256,6 +256,17 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 		snprintf(buf, len, "not an array: passed by value");
 		return EV_IGNORED;
 	}
+	/*
+	 * x[i] (pointee) and &x[i] (pointee-addr) of a name the writing file
+	 * does not define as an array: for a pointer they reach its pointee,
+	 * not the pointer; for an array they are element writes and escapes.
+	 */
+	if ((w->form == F_POINTEE || w->form == F_POINTEE_ADDR) &&
+	    !def_is_array(j, &j->f->defs[d])) {
+		snprintf(buf, len, "through a pointer: %s the pointee",
+			 w->form == F_POINTEE ? "writes" : "exposes");
+		return EV_IGNORED;
+	}
 	if (w->func == STR_NONE && ends_with(strtab_str(s, w->file), ".S")) {
 		/* cocci/run-facts.sh reads .S files with cocci/mentions */
 		if (w->form == F_ASM) {

@@ -17,6 +17,7 @@
 const char *const form_names[F_NFORMS] = {
 	"assign", "compound", "incdec", "field", "element",
 	"addr", "array-arg", "memcpy", "asm", "initdata-addr",
+	"pointee", "pointee-addr",
 };
 
 const char *const pkind_names[] = {

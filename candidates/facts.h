@@ -24,7 +24,8 @@ enum storage { ST_STATIC, ST_GLOBAL };
 
 enum form {
 	F_ASSIGN, F_COMPOUND, F_INCDEC, F_FIELD, F_ELEMENT,
-	F_ADDR, F_ARRAY_ARG, F_MEMCPY, F_ASM, F_INITDATA_ADDR, F_NFORMS
+	F_ADDR, F_ARRAY_ARG, F_MEMCPY, F_ASM, F_INITDATA_ADDR,
+	F_POINTEE, F_POINTEE_ADDR, F_NFORMS
 };
 
 enum pkind { P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY };
@@ -86,7 +87,8 @@ int facts_load(struct facts *f, const char *dir);
 /* A direct write (not an escape of the address). */
 static inline int form_is_direct(int form)
 {
-	return form != F_ADDR && form != F_ARRAY_ARG && form != F_INITDATA_ADDR;
+	return form != F_ADDR && form != F_ARRAY_ARG &&
+		form != F_INITDATA_ADDR && form != F_POINTEE_ADDR;
 }
 
 #endif

@@ -454,6 +454,8 @@ def lv_write(x, L, p, pl, bare_form):
 	elif form == "arrow":
 		# p->f writes the pointee, unless x is an array here
 		form = "element" if is_array(q.file, name) else None
+	elif form == "element":
+		form = subscript_form(q.file, name, "element")
 	if form:
 		report_write(q, name, form)
 
@@ -469,6 +471,8 @@ def macro_out_write(x, L, p, pl):
 		form = "assign"
 	elif form == "arrow":
 		form = "element" if is_array(q.file, name) else None
+	elif form == "element":
+		form = subscript_form(q.file, name, "element")
 	if form:
 		report_write(q, name, form)
 
@@ -479,6 +483,15 @@ def is_array(f, x):
 def known_scalar(f, x):
 	d = defs.get(f, {}).get(x)
 	return d is not None and d[0] == 0
+
+def subscript_form(f, x, form):
+	"""Form of a write (element, memcpy) or escape (addr) through x[i]:
+	unchanged if x is an array of this file, else pointee (pointee-addr
+	for an escape): x may be a pointer, whose x[i] is its pointee. The
+	aggregator reads defs.array to decide."""
+	if is_array(f, x):
+		return form
+	return "pointee-addr" if form == "addr" else "pointee"
 
 def report_write(p, x, form):
 	f = p.file
@@ -524,6 +537,9 @@ def call_arg(fn, x, L, p, pl, pf, amp):
 		return
 	else:
 		out = "array-arg"
+	if form == "element":
+		# x[i]...: the pointee if x is a pointer
+		out = subscript_form(q.file, name, out)
 	report_write(q, name, out)
 
 # Aliases: P = &x (or P = x for an array x), then P->f = e, P[i] = e or
@@ -544,6 +560,9 @@ def add_alias(P, V, L, pp, pv, pl, amp, local):
 		if form not in ("bare", "field", "element"):
 			return
 		base = "ptr" if form == "bare" else form
+		if base == "element":
+			# P = &p[i] with a pointer p: P reaches the pointee of p
+			base = subscript_form(f, v, base)
 	elif is_array(f, v):
 		base = "element"
 	elif known_scalar(f, v):
@@ -610,7 +629,7 @@ def alias_write(P, L, p, pl, fn=None, pf=None, amp=False):
 		else:
 			form = {"arrow": "field", "element": "element",
 				"deref": "assign"}[acc]
-		if kind == "mem" and form != "array-arg":
+		if kind == "mem" and form not in ("array-arg", "pointee"):
 			form = "memcpy"
 		report_write(q, v, form)
 
@@ -1181,6 +1200,9 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
    (q.file, q.line, q.column) not in readpos:
 	if infunc(q) == "-" and in_init_data(q):
 		report_write(q, name, "initdata-addr")
+	elif form == "element":
+		# &p[i] of a pointer p exposes the pointee, not p
+		report_write(q, name, subscript_form(q.file, name, "addr"))
 	else:
 		report_write(q, name, "addr")
 
