@@ -189,6 +189,135 @@ static int def_is_array(const struct judge *j, const struct def *df)
 	return 0;
 }
 
+/*
+ * The type trap: an object whose type is, or embeds by value, a list or
+ * tree node, a reference count, an atomic, a lock, a completion, a work or
+ * timer, or a notifier link is written after init by whoever keeps its
+ * address: the next registration or unregistration rewrites its list links,
+ * a get/put its count, a lock/unlock its lock word. So an escape of its
+ * address, even from init-only code, is a write. The escape's callee is not
+ * in the facts: every escape counts, __init callees included.
+ * Embedding types are a short hand list of registered kernel types (6.1
+ * layouts, cited); a type defined in a .c file is not resolved.
+ */
+struct trap {
+	const char *type;	/* as defs.tsv prints it, qualifiers dropped */
+	const char *field;	/* what the keeper writes */
+	const char *where;	/* the field's definition */
+};
+
+static const struct trap traps[] = {
+	{ "struct list_head", "its list links", NULL },
+	{ "struct hlist_head", "its list head", NULL },
+	{ "struct hlist_node", "its list links", NULL },
+	{ "struct rb_node", "its tree links", NULL },
+	{ "struct rb_root", "its tree root", NULL },
+	{ "struct kobject", "its kref and list links", NULL },
+	{ "struct kref", "its count", NULL },
+	{ "refcount_t", "its count", NULL },
+	{ "atomic_t", "its value", NULL },
+	{ "atomic64_t", "its value", NULL },
+	{ "atomic_long_t", "its value", NULL },
+	{ "spinlock_t", "its lock word", NULL },
+	{ "raw_spinlock_t", "its lock word", NULL },
+	{ "rwlock_t", "its lock word", NULL },
+	{ "seqlock_t", "its lock word", NULL },
+	{ "struct mutex", "its lock word", NULL },
+	{ "struct rw_semaphore", "its lock word", NULL },
+	{ "struct completion", "its done count", NULL },
+	{ "struct work_struct", "its pending bits and list links", NULL },
+	{ "struct delayed_work", "its work and timer", NULL },
+	{ "struct timer_list", "its list links and expiry", NULL },
+	{ "struct hrtimer", "its tree node and state", NULL },
+	{ "wait_queue_head_t", "its lock and list", NULL },
+	{ "struct notifier_block", "next (the chain link)",
+	  "include/linux/notifier.h:56; written by kernel/notifier.c:38" },
+	{ "struct atomic_notifier_head", "lock (spinlock_t) and head",
+	  "include/linux/notifier.h:61" },
+	{ "struct blocking_notifier_head", "rwsem and head",
+	  "include/linux/notifier.h" },
+	{ "struct raw_notifier_head", "head (the chain)",
+	  "include/linux/notifier.h" },
+	{ "struct syscore_ops", "node (struct list_head)",
+	  "include/linux/syscore_ops.h:14; linked by drivers/base/syscore.c:24" },
+	{ "struct miscdevice", "list (struct list_head)",
+	  "include/linux/miscdevice.h:83; linked by drivers/char/misc.c:228" },
+	{ "struct device", "kobj (struct kobject)",
+	  "include/linux/device.h:575" },
+	{ "struct platform_device", "dev (struct device, its kobject)",
+	  "include/linux/platform_device.h:27" },
+	{ "struct pernet_operations", "list (struct list_head)",
+	  "include/net/net_namespace.h:411" },
+	{ "struct clocksource", "list (struct list_head)",
+	  "include/linux/clocksource.h:109" },
+	{ "struct clock_event_device", "list (struct list_head)",
+	  "include/linux/clockchips.h:130" },
+	{ "struct shrinker", "list (struct list_head)",
+	  "include/linux/shrinker.h:71" },
+	{ "struct file_system_type", "fs_supers (struct hlist_head)",
+	  "include/linux/fs.h:2631" },
+	{ "struct crypto_alg", "cra_list (struct list_head)",
+	  "include/linux/crypto.h:480" },
+	{ "struct tasklet_struct", "count (atomic_t)",
+	  "include/linux/interrupt.h:646" },
+	{ "struct pci_driver", "dynids (struct pci_dynids: lock, list)",
+	  "include/linux/pci.h:941" },
+	{ "struct input_handler", "h_list (struct list_head)",
+	  "include/linux/input.h:329" },
+	{ "struct kset", "list (struct list_head), kobj",
+	  "include/linux/kobject.h:173" },
+};
+
+/* The trap entry of a definition's type (pointers never), or NULL. */
+static const struct trap *type_trap(const struct judge *j,
+				    const struct def *df)
+{
+	const char *type = strtab_str(&j->f->strs, df->type);
+	char base[256], *b;
+	const char *t = type;
+	size_t i, n = 0;
+
+	if (strchr(type, '*'))
+		return NULL;
+	/* drop qualifiers and the array part: "const struct x [ 4 ]" */
+	while (*t && n + 1 < sizeof(base)) {
+		if (!strncmp(t, "const ", 6) || !strncmp(t, "volatile ", 9)) {
+			t = strchr(t, ' ') + 1;
+			continue;
+		}
+		if (*t == '[')
+			break;
+		base[n++] = *t++;
+	}
+	base[n] = '\0';
+	for (b = base + n; b > base && b[-1] == ' ';)
+		*--b = '\0';
+	for (i = 0; i < ARRAY_SIZE(traps); i++) {
+		if (!strcmp(base, traps[i].type))
+			return &traps[i];
+	}
+	return NULL;
+}
+
+/* EV_BAD with the reason if D's type is a trap, else 0. */
+static int trap_status(const struct judge *j, uint32_t d,
+		       const struct write *w, char *buf, size_t len)
+{
+	const struct def *df = &j->f->defs[d];
+	const struct trap *t = type_trap(j, df);
+
+	if (!t)
+		return 0;
+	snprintf(buf, len,
+		 "%s %s%s: a %s escapes, and whoever keeps it writes %s after init%s%s%s",
+		 form_names[w->form], w->func == STR_NONE ? "at file scope" :
+		 "in ", w->func == STR_NONE ? "" : strtab_str(&j->f->strs,
+								 w->func),
+		 t->type, t->field, t->where ? " (" : "",
+		 t->where ? t->where : "", t->where ? ")" : "");
+	return EV_BAD;
+}
+
 static int param_status(const struct judge *j, const struct param *p,
 			char *buf, size_t len)
 {
@@ -278,6 +407,8 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 			 "referenced from assembly (address or read)");
 		return EV_ESCAPE;
 	}
+	if (!form_is_direct(w->form) && trap_status(j, d, w, buf, len))
+		return EV_BAD;
 	if (w->func == STR_NONE && w->form == F_INITDATA_ADDR) {
 		/*
 		 * Init data is freed after boot and modpost flags any non-init

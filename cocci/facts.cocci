@@ -165,6 +165,9 @@ READS = {
 	"sysfs_streq": None, "kmemdup": (0,), "kstrdup": (0,),
 	"kstrndup": (0,), "kmemdup_nul": (0,), "kstrdup_const": (0,),
 	"match_string": (0, 2), "bitmap_weight": (0,), "cpumask_weight": (0,),
+	# read macros: the value, its size or its type, never a write
+	"READ_ONCE": (0,), "__READ_ONCE": (0,), "ARRAY_SIZE": None,
+	"__same_type": None, "sizeof_field": None, "__must_be_array": None,
 }
 for n in """memcpy memmove memcpy_toio strcpy strncpy strlcpy strscpy
 strscpy_pad strcat strncat strlcat bitmap_copy bitmap_or bitmap_and
