@@ -48,3 +48,16 @@ bench-precision: candidates/candidates cocci/mentions
 		rc=$$?; [ $$rc -ne 64 ] || exit 64; \
 		[ $$rc -eq 0 ] || echo "bench-precision: not measured (exit $$rc)"
 bench: bench-precision
+
+# Grep cross-check of candidates.tsv (default: the last make candidates):
+# no ro_after_init candidate may be written at runtime by WRITE_ONCE,
+# smp_store_release, xchg/cmpxchg, this_cpu_*...; violations.tsv in
+# WORK/bench/lvalue/.  Part of make bench.
+LVALUE_CANDIDATES ?= $(CAND_DIR)/candidates.tsv
+.PHONY: bench-lvalue
+bench-lvalue:
+	@sh candidates/bench-lvalue.sh "$(TREE)" "$(WORK)" "$(LVALUE_CANDIDATES)"; \
+		rc=$$?; [ $$rc -ne 64 ] || exit 64; \
+		[ $$rc -ne 1 ] || echo "bench-lvalue: candidates written by lvalue macros at runtime"; \
+		[ $$rc -le 1 ] || echo "bench-lvalue: not measured (exit $$rc)"
+bench: bench-lvalue
