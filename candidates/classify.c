@@ -15,7 +15,7 @@
 #define MAX_EVIDENCE 64
 
 const char *const klass_names[K_NCLASSES] = {
-	"ro_after_init", "const", "rejected", "already", "skip",
+	"ro_after_init", "const", "rejected", "already", "skip", "initdata",
 };
 
 const char *const conf_names[] = { "-", "high", "medium" };
@@ -377,6 +377,10 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 	if (e->is_param)
 		return param_status(j, &j->f->params[e->idx], buf, len);
 	w = &j->f->writes[e->idx];
+	if (w->form == F_READ) {
+		snprintf(buf, len, "a read (initdata only)");
+		return EV_IGNORED;
+	}
 	if (is_param_site(j, w)) {
 		snprintf(buf, len, "the mention inside its own parameter");
 		return EV_IGNORED;
@@ -507,6 +511,108 @@ static const char *skip_reason(const struct judge *j, const struct def *df)
 	return NULL;
 }
 
+/*
+ * An array, struct or union: a const scalar that is only read is folded
+ * by the compiler and has no storage to free.
+ */
+static int has_storage(const struct judge *j, const struct def *df)
+{
+	const char *type = strtab_str(&j->f->strs, df->type);
+
+	return df->array || !strncmp(type, "struct ", 7) ||
+		!strncmp(type, "union ", 6) || strstr(type, " struct ") ||
+		strstr(type, " union ");
+}
+
+/* Is the read row W the variable's own mention in init data? */
+static int initdata_site(const struct judge *j, uint32_t d,
+			 const struct write *w)
+{
+	uint32_t i;
+
+	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
+		const struct write *o;
+
+		if (j->ev[i].is_param)
+			continue;
+		o = &j->f->writes[j->ev[i].idx];
+		if (o->form == F_INITDATA_ADDR && o->file == w->file &&
+		    o->line == w->line && o->func == STR_NONE)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Does only init code touch def D, so that __initdata (__initconst for a
+ * const one) frees it with the init sections?  Every write is direct and
+ * in an __init function (not merely init-only: a plain helper that
+ * touches init data is a modpost section mismatch), or its address is
+ * stored in init data; every parameter is a module_param or core_param
+ * with permission 0 (nothing in /sys/module/.../parameters); and every
+ * read row (cocci/ prints one for each function that mentions it, and for
+ * each mention at file scope) is in an __init function, or is the
+ * variable's own parameter or init-data table, with at least one read in
+ * an __init function: a variable nothing reads may be there for a
+ * debugger or crash tool.  Only static variables of fully parsed .c
+ * files: nothing else can name them, and the text pass saw every mention.
+ * No static keys.
+ */
+static int init_data(const struct judge *j, uint32_t d, uint32_t err)
+{
+	const struct facts *f = j->f;
+	const struct def *df = &f->defs[d];
+	uint32_t i, nread = 0;
+	char why[512];
+
+	if (df->storage != ST_STATIC || err != MAP_NONE ||
+	    !ends_with(strtab_str(&f->strs, df->file), ".c") ||
+	    strstr(strtab_str(&f->strs, df->type), "static_key"))
+		return 0;
+	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
+		const struct event *e = &j->ev[i];
+		const struct write *w;
+		uint32_t n;
+
+		if (e->is_param) {
+			const struct param *p = &f->params[e->idx];
+
+			if ((p->kind != P_MODULE_PARAM &&
+			     p->kind != P_CORE_PARAM) ||
+			    perm_parse(strtab_str(&f->strs, p->perm)) != 0)
+				return 0;
+			continue;
+		}
+		w = &f->writes[e->idx];
+		if (w->form == F_READ && w->func == STR_NONE) {
+			if (is_param_site(j, w) || initdata_site(j, d, w))
+				continue;
+			return 0;
+		}
+		if (w->form == F_READ) {
+			n = graph_node(j->g, w->file, w->func);
+			if (n == MAP_NONE || j->g->nodes[n].why != WHY_INIT)
+				return 0;
+			nread++;
+			continue;
+		}
+		switch (event_status(j, d, e, why, sizeof(why))) {
+		case EV_IGNORED:
+			continue;
+		case EV_BAD:
+			return 0;
+		}
+		if (w->func == STR_NONE && w->form == F_INITDATA_ADDR)
+			continue;
+		if (w->func == STR_NONE || !form_is_direct(w->form))
+			return 0;
+		n = graph_node(j->g, w->file, w->func);
+		if (n == MAP_NONE || j->g->nodes[n].why != WHY_INIT)
+			return 0;
+	}
+	return nread > 0;
+}
+
 static void judge_def(struct judge *j, uint32_t d)
 {
 	const struct def *df = &j->f->defs[d];
@@ -534,6 +640,12 @@ static void judge_def(struct judge *j, uint32_t d)
 	if (skip) {
 		v->klass = K_SKIP;
 		snprintf(why, sizeof(why), "%s", skip);
+	} else if ((df->attrs & (A_RO_AFTER_INIT | A_CONST)) == A_CONST &&
+		   !ro_section(j, df) && !nbad && has_storage(j, df) &&
+		   init_data(j, d, err)) {
+		v->klass = K_INITDATA;
+		snprintf(why, sizeof(why),
+			 "const and read only by __init code: __initconst, freed with the init sections");
 	} else if (df->attrs & (A_RO_AFTER_INIT | A_CONST) || ro_section(j, df)) {
 		v->klass = K_ALREADY;
 		snprintf(why, sizeof(why), "%s%s%s",
@@ -550,6 +662,11 @@ static void judge_def(struct judge *j, uint32_t d)
 	} else if (nbad) {
 		v->klass = K_REJECTED;
 		snprintf(why, sizeof(why), "%s", first);
+	} else if (ninit + nesc && init_data(j, d, err)) {
+		v->klass = K_INITDATA;
+		snprintf(why, sizeof(why),
+			 "read and written only by __init code (%u writes): __initdata, freed with the init sections",
+			 ninit);
 	} else if (ninit + nesc) {
 		v->klass = K_RO;
 		v->conf = nesc || err != MAP_NONE ? C_MEDIUM : C_HIGH;
@@ -559,7 +676,7 @@ static void judge_def(struct judge *j, uint32_t d)
 			 "; its file has unparsed regions" : "");
 	} else {
 		v->klass = K_CONST;
-		snprintf(why, sizeof(why), "never written%s",
+		snprintf(why, sizeof(why), "never written%s: make it const",
 			 df->init ? " after its initializer" :
 			 " (zero-initialized)");
 	}

@@ -8,7 +8,9 @@
 
 #include "closure.h"
 
-enum klass { K_RO, K_CONST, K_REJECTED, K_ALREADY, K_SKIP, K_NCLASSES };
+enum klass {
+	K_RO, K_CONST, K_REJECTED, K_ALREADY, K_SKIP, K_INITDATA, K_NCLASSES
+};
 enum conf { C_NONE, C_HIGH, C_MEDIUM };
 
 /* What one write, escape or parameter means for its variable. */

@@ -18,6 +18,7 @@ const char *const form_names[F_NFORMS] = {
 	"assign", "compound", "incdec", "field", "element",
 	"addr", "array-arg", "memcpy", "asm", "initdata-addr",
 	"pointee", "pointee-addr",
+	"read",
 };
 
 const char *const pkind_names[] = {

@@ -25,7 +25,9 @@ enum storage { ST_STATIC, ST_GLOBAL };
 enum form {
 	F_ASSIGN, F_COMPOUND, F_INCDEC, F_FIELD, F_ELEMENT,
 	F_ADDR, F_ARRAY_ARG, F_MEMCPY, F_ASM, F_INITDATA_ADDR,
-	F_POINTEE, F_POINTEE_ADDR, F_NFORMS
+	F_POINTEE, F_POINTEE_ADDR,
+	F_READ,		/* a mention of a static variable: no write */
+	F_NFORMS
 };
 
 enum pkind { P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY };

@@ -258,6 +258,52 @@ def funcrefs(f):
 				where = fn
 				break
 		emit("funcrefs", f, line, m.group(1), where)
+
+statics = {}	# file -> {static variable name: set of definition lines}
+fsect = {}	# (file, function) -> its section list ("init", ...)
+wlines = {}	# file -> {(line, variable)} of its write rows
+reads_pending = []	# files whose static variables have no read rows yet
+TAG_RE = re.compile(r"\b(struct|union|enum)\s+$")
+
+def static_reads(f):
+	"""A read row for mentions of a static variable of file f: the
+	first one in each function (in an __init function, the first one on
+	a line where no row writes the variable), and every one at file
+	scope but its definitions and struct tags. Text, not SmPL, like
+	funcrefs(): mentions in macro arguments, #define bodies and unparsed
+	code all count, so a variable whose every read row is in __init
+	code is read only there (candidates/: class initdata)."""
+	names = statics.get(f)
+	if not names:
+		return
+	text = COMMENT_RE.sub(blank, "\n".join(src(f)))
+	# not a member: s.name, p->name
+	pat = re.compile(r"(?<!\.)(?<!->)(?<!\w)(" + "|".join(sorted(names)) +
+			 r")\b")
+	sp = sorted(spans.get(f, []))
+	wl = wlines.get(f, set())
+	seen = set()
+	line = 1
+	last = 0
+	for m in pat.finditer(text):
+		line += text.count("\n", last, m.start())
+		last = m.start()
+		name = m.group(1)
+		if TAG_RE.search(text, max(m.start() - 16, 0), m.start()):
+			continue	# struct name, the tag
+		where = "-"
+		for l1, l2, fn in sp:
+			if l1 <= line <= l2:
+				where = fn
+				break
+		if where == "-":
+			if line in names[name]:
+				continue
+		elif (name, where) in seen or ((line, name) in wl and "init" in
+						fsect.get((f, where), "").split(",")):
+			continue
+		seen.add((name, where))
+		emit("writes", f, line, name, where, "read")
 # functions defined in the file being processed; the fn rule runs on a
 # file before the rules that use this, and files are processed in turn
 CUR = {"file": None, "funcs": set()}
@@ -502,6 +548,7 @@ def report_write(p, x, form):
 	if key in wpos:
 		return
 	wpos.add(key)
+	wlines.setdefault(f, set()).add((p.line, x))
 	emit("writes", f, p.line, x, infunc(p), form)
 
 def call_arg(fn, x, L, p, pl, pf, amp):
@@ -784,6 +831,10 @@ if q.current_element in (name, "something_else"):
 		emit("defs", f, q.line, name, storage, ty, arr,
 		     ",".join(at) if at else "-", 1 if init else 0)
 		defs.setdefault(f, {})[name] = (arr, ty)
+		if storage == "static" and f.endswith(".c"):
+			if f not in statics:
+				reads_pending.append(f)
+			statics.setdefault(f, {}).setdefault(name, set()).add(q.line)
 		if "ctl_table" in ty and init:
 			sysctl_rows(f, name, q.line, q.column,
 				    q.current_element_line_end,
@@ -815,6 +866,7 @@ for w in words:
 for m in SECTION_RE.finditer(head):
 	sect.append("section=" + m.group(1))
 funcs.setdefault(q.file, set()).add(str(f))
+fsect[(q.file, str(f))] = ",".join(sect)
 spans.setdefault(q.file, []).append((q.current_element_line,
 				     q.current_element_line_end, str(f)))
 if CUR["file"] != q.file:
@@ -1237,3 +1289,6 @@ if not known_scalar(q.file, name) and name not in funcs.get(q.file, ()) \
 @@
 if CUR["file"] is not None:
 	funcrefs(CUR["file"])
+for rf in reads_pending:
+	static_reads(rf)
+del reads_pending[:]

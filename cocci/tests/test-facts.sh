@@ -62,7 +62,7 @@ row initdata.facts 'defs\tinitdata.c\t3\tfoo_cmdline\tstatic\tchar [ 64 ]\t1\tin
 	"__initdata attribute"
 row memcpy.facts 'writes\tmemcpy.c\t12\tfoo_saved\tfoo_save\tmemcpy' "memcpy into x"
 row field.facts 'writes\tfield.c\t13\tfoo_cfg\tfoo_configure\tfield' "x.f = e"
-if grep '^writes' field.facts | grep -q foo_cur; then
+if grep '^writes' field.facts | grep -v '	read$' | grep -q foo_cur; then
 	not_ok "p->f is not a write of p" "found"
 else
 	ok "p->f is not a write of p"
@@ -80,13 +80,27 @@ row alias.facts 'writes\talias.c\t35\tfoo_conf\tfoo_set\tfield' \
 	"P = &x in __init, P->f = e later writes x"
 row alias.facts 'writes\talias.c\t38\tfoo_local_conf\tfoo_set\tfield' \
 	"local alias: p = &x; p->f++ writes x"
-if grep -q 'writes	subscript.c	[0-9]*	foo_map' subscript.facts; then
+if grep 'writes	subscript.c	[0-9]*	foo_map' subscript.facts |
+   grep -qv '	read$'; then
 	not_ok "__set_bit(arr[i], bits) does not write arr" "found"
 else
 	ok "__set_bit(arr[i], bits) does not write arr"
 fi
 row subscript.facts 'writes\tsubscript.c\t11\tfoo_s\tfoo_mark\tmemcpy' \
 	"set_bit(n, x.bits) writes x"
+
+row reads.facts 'writes\treads.c\t28\tfoo_rates\tfoo_peek\tread' \
+	"a static variable read in a runtime function has a read row"
+row reads.facts 'writes\treads.c\t21\tfoo_rates\tfoo_setup\tread' \
+	"a read in __init code has a read row"
+row reads.facts 'writes\treads.c\t15\tfoo_seen\t-\tread' \
+	"a mention in a #define body is a read at file scope"
+if grep -q '	foo_opt	foo_setup	read$' reads.facts ||
+   grep -q 'reads.c	[0-9]*	foo_opt	-	read' reads.facts; then
+	not_ok "no read row for a write line in __init, or a struct tag" "found"
+else
+	ok "no read row for a write line in __init, or a struct tag"
+fi
 
 # the driver: a git tree of fixtures, merged tables, cache reuse
 mkdir "$tmp/tree"
