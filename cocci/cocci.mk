@@ -21,3 +21,14 @@ facts: cocci/mentions
 # define __ro_after_init variables; report in WORK/checker/report.txt.
 ro-writes:
 	sh cocci/run-checker.sh -j $(JOBS) "$(TREE)" "$(WORK)/checker" $(SCOPE)
+
+# make bench-parse [PARSE_EVERY=30]: spatch's parse-error rate and its
+# causes over every PARSE_EVERY-th .c file of TREE, fresh cache; rows in
+# WORK/bench/results.tsv, buckets in WORK/parse-bench/buckets.tsv. Over
+# the 5% target it says so and exits 1 (bench-parse.sh); make bench goes on.
+PARSE_EVERY ?= 30
+.PHONY: bench-parse
+bench-parse: cocci/mentions
+	@sh cocci/bench-parse.sh -j $(JOBS) --every $(PARSE_EVERY) "$(TREE)" "$(WORK)"; \
+		rc=$$?; [ $$rc -le 1 ] || exit $$rc; \
+		[ $$rc -eq 0 ] || echo "bench-parse: parse-error rate above the target"

@@ -49,6 +49,9 @@ prog_name=run-facts
 . "$here/../lib/args.sh"
 cocci=$here/facts.cocci
 macros=$here/macros.h
+# the worker's copy of Coccinelle's standard.h, without the macros that
+# macros.h defines (spatch lets standard.h win, see macros.h)
+builtins=${RUN_FACTS_BUILTINS-}
 tables="defs writes funcs funcrefs calls params errors"
 
 hdr_defs='file	line	name	storage	type	array	attrs	init'
@@ -85,21 +88,113 @@ run_chunk() {
 	# the whole chunk gets the per-file budget for each file, plus slack
 	outer=$((tmo * $# + 60))
 	timeout -k 10 "$outer" spatch --sp-file "$cocci" \
-		--macro-file "$macros" --no-includes --include-headers \
-		--parse-error-msg --timeout "$tmo" \
+		--macro-file-builtins "$builtins" --macro-file "$macros" \
+		--no-includes --include-headers \
+		--parse-error-msg --verbose-parsing --timeout "$tmo" \
 		--file-groups "$wd/groups" >"$wd/out" 2>"$wd/err"
 	rc=$?
-	# which files finished, and their errors
+	# which files finished, and their errors; each unparsed region is
+	# "FIRST-LAST@WHERE", WHERE the error position: LINE:COL in the file,
+	# or macro:NAME when it is inside the expansion of macro NAME, with
+	# "/define" after it when the region holds nothing but #directives,
+	# #define bodies, comments and blank lines.
+	# --verbose-parsing prints "ERROR-RECOV: found sync ... line S",
+	# "parse error", " = File F, line L, column C", then the region's
+	# lines ("bad: TEXT", "BAD:!!!!! TEXT" for the error line); the
+	# region ends at S when S holds its last line, else at S - 1 (S is
+	# the last line after "end of file while in recovery mode").
 	awk -v rc="$rc" -v wd="$wd" '
 		function flush() {
+			region()
 			if (cur == "") return
 			if (nparse) print cur "\tparse-error: " nparse \
-				" unparsed region(s)" > (wd "/errs")
+				" unparsed region(s), " ncode \
+				" outside #define bodies:" regs > (wd "/errs")
 			cur = ""
 		}
+		function linetext(n,   l, i) {
+			if (!(cur in loaded)) {
+				loaded[cur] = 1
+				delete txt
+				i = 0
+				while ((getline l < cur) > 0) txt[++i] = l
+				close(cur)
+				ntxt = i
+			}
+			return (n in txt) ? txt[n] : "\001"
+		}
+		# the name of the #define of macro file F around line L
+		function defname(f, l,   t, i, name) {
+			name = "?"
+			i = 0
+			l += 0
+			while (i < l && (getline t < f) > 0) {
+				i++
+				if (t ~ /^#define[ \t]/) {
+					sub(/^#define[ \t]+/, "", t)
+					sub(/[^A-Za-z0-9_].*/, "", t)
+					name = t
+				}
+			}
+			close(f)
+			return name
+		}
+		function region(   last, first) {
+			if (!inbad) return
+			inbad = 0
+			last = sync
+			if (last > 0 && linetext(last) != lastbad) last--
+			first = last - nbad + 1
+			if (last < 1) {
+				regs = regs " ?-?@" where
+				ncode++
+			} else if (ppregion(first, last)) {
+				regs = regs " " first "-" last "@" where "/define"
+			} else {
+				regs = regs " " first "-" last "@" where
+				ncode++
+			}
+		}
+		# are lines A..B only blank, comments, #directives and the
+		# bodies of #defines (no facts come from a #define body)?
+		function ppregion(a, b,   i, t, cont) {
+			cont = 0
+			i = a
+			# a region may start inside a #define
+			while (i > 1 && linetext(i - 1) ~ /\\[ \t]*$/) i--
+			for (; i <= b; i++) {
+				t = linetext(i)
+				if (t == "\001") return 0
+				if (!cont && t !~ /^[ \t]*(#|\/\*|\*|\/\/|$)/ &&
+				    t !~ /\*\/[ \t]*$/)
+					return 0
+				if (cont || t ~ /^[ \t]*#/)
+					cont = t ~ /\\[ \t]*$/
+			}
+			return 1
+		}
 		/^HANDLING: / { flush(); cur = substr($0, 11); nparse = 0
-			handled[++n] = cur; next }
-		/^parse error/ { nparse++; next }
+			regs = ""; ncode = 0; sync = 0; handled[++n] = cur; next }
+		/^ERROR-RECOV: / { region()
+			if (/end of file/) {
+				linetext(1)
+				sync = ntxt
+			} else if (match($0, /line [0-9]+/))
+				sync = substr($0, RSTART + 5, RLENGTH - 5) + 0
+			next }
+		/^parse error/ { region(); nparse++; where = "?"; nbad = 0; next }
+		/^ = File "/ { f = $0; sub(/^ = File "/, "", f)
+			l = f; sub(/", line .*/, "", f)
+			sub(/.*", line /, "", l); c = l
+			sub(/,.*/, "", l); sub(/.*column /, "", c); sub(/,.*/, "", c)
+			if (f == cur) where = l ":" c
+			else where = "macro:" defname(f, l)
+			next }
+		/^badcount: / { inbad = 1; nbad = 0; next }
+		inbad && /^(bad: |BAD:!!!!! )/ { nbad++; lastbad = $0
+			sub(/^(bad: |BAD:!!!!! )/, "", lastbad); next }
+		inbad && /^(bad:|BAD:!!!!!)$/ { nbad++; lastbad = ""; next }
+		{ region() }
 		/^EXN: .*Timeout in / { print cur "\ttimeout" > (wd "/errs"); next }
 		/^EXN: / { sub(/^EXN: /, ""); gsub(/\t/, " ")
 			print cur "\texception: " $0 > (wd "/errs"); next }
@@ -215,10 +310,14 @@ facts=$(cd "$facts" && pwd) || die 70 "cannot enter $facts"
 mkdir -p "$cache" || die 70 "cannot create cache $cache"
 cache=$(cd "$cache" && pwd) || die 70 "cannot enter $cache"
 
-rulehash=$( { cat "$cocci" "$macros"; spatch --version 2>&1 | head -n 1; } |
-	sha1sum | cut -c1-16)
-cdir=$cache/$rulehash
-mkdir -p "$cdir" || die 70 "cannot create $cdir"
+# Coccinelle's builtin macros: the defines of macros.h replace theirs
+std=
+for d in "${COCCINELLE_HOME-}" \
+	"$(dirname "$(command -v spatch)")/../lib/coccinelle" \
+	/usr/lib/coccinelle /usr/local/lib/coccinelle; do
+	[ -n "$d" ] && [ -f "$d/standard.h" ] && { std=$d/standard.h; break; }
+done
+[ -n "$std" ] || die 70 "cannot find Coccinelle's standard.h (set COCCINELLE_HOME)"
 wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || die 70 "mktemp failed"
 monpid=
 cleanup() {
@@ -227,6 +326,22 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+RUN_FACTS_BUILTINS=$wd/builtins.h
+export RUN_FACTS_BUILTINS
+awk 'FNR == NR { if ($1 == "#define") { n = $2; sub(/\(.*/, "", n); mine[n] = 1 }
+		next }
+	skip { skip = /\\$/; next }
+	$1 == "#define" { n = $2; sub(/\(.*/, "", n)
+		if (n in mine) { skip = /\\$/; next } }
+	{ print }' "$macros" "$std" >"$RUN_FACTS_BUILTINS" ||
+	die 70 "cannot write $RUN_FACTS_BUILTINS"
+
+# errors-v2: the unparsed regions are listed in errors.tsv
+rulehash=$( { echo errors-v2; cat "$cocci" "$RUN_FACTS_BUILTINS" "$macros"
+	spatch --version 2>&1 | head -n 1; } |
+	sha1sum | cut -c1-16)
+cdir=$cache/$rulehash
+mkdir -p "$cdir" || die 70 "cannot create $cdir"
 
 start=$(date +%s)
 

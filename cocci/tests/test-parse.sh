@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Real spatch through cocci/run-facts.sh on parse-fixtures/*.c: kernel
+# constructs that spatch cannot parse without cocci/macros.h (statement
+# iterators, SET_*_PM_OPS initializers, MACHINE_START, declaration and
+# attribute macros) parse, and give the right facts; what spatch still
+# cannot parse is recorded in errors.tsv with its regions' lines.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+cocci=$here/..
+fx=$here/parse-fixtures
+. "$here/../../qemu-boot/tests/tap.sh"
+
+command -v spatch >/dev/null || { echo "1..0 # SKIP spatch missing"; exit 1; }
+[ -x "$cocci/mentions" ] || { echo "1..0 # SKIP cocci/mentions not built"; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-parse.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+mkdir "$tmp/tree"
+cp "$fx"/*.c "$tmp/tree/" || exit 1
+(cd "$tmp/tree" && ls *.c >"$tmp/list" && git init -q . && git add . &&
+	git -c user.name=t -c user.email=t@t commit -qm t) || exit 1
+if sh "$cocci/run-facts.sh" -j 2 --list "$tmp/list" "$tmp/tree" "$tmp/facts" \
+	2>"$tmp/log"; then
+	ok "run-facts.sh exits 0"
+else
+	not_ok "run-facts.sh exits 0" "$(tail -n 1 "$tmp/log")"
+fi
+E=$tmp/facts/errors.tsv
+
+# parses FILE: no errors.tsv row for FILE
+parses() {
+	if grep -q "^$1	" "$E"; then
+		not_ok "$1 parses ($2)" "$(grep "^$1	" "$E" | cut -f 2 | cut -c 1-120)"
+	else
+		ok "$1 parses ($2)"
+	fi
+}
+# row TABLE 'FIELDS' DESC: the row is in TABLE.tsv
+row() {
+	grep -qxF "$(printf "$2")" "$tmp/facts/$1.tsv" && ok "$3" ||
+		not_ok "$3" "no row $(printf "$2" | tr '\t' ' ')"
+}
+parses iterators.c "scoped_guard, with_intel_runtime_pm"
+row funcs 'iterators.c\t6\tit_walk\tstatic\t-' "a function with a scoped_guard is seen"
+row writes 'iterators.c\t12\tit_count\tit_walk\tincdec' "a write inside scoped_guard"
+row writes 'iterators.c\t15\tit_limit\tit_walk\tassign' \
+	"a write inside with_intel_runtime_pm (it_limit is written after init)"
+parses pm_ops.c "SET_SYSTEM_SLEEP_PM_OPS, SET_RUNTIME_PM_OPS"
+row defs 'pm_ops.c\t16\tpm_table\tstatic\tconst struct dev_pm_ops\t0\tconst\t1' \
+	"a dev_pm_ops table built by SET_*_PM_OPS is a const definition"
+parses machine.c "MACHINE_START ... MACHINE_END"
+parses decls.c "__nonstring, __ETHTOOL_DECLARE_LINK_MODE_MASK, DECLARE_VM_GET_PAGE_PROT"
+row writes 'decls.c\t10\tdecl_mode\tdecl_links\tassign' \
+	"a write after __ETHTOOL_DECLARE_LINK_MODE_MASK"
+
+# what spatch cannot parse: the regions, with their error positions
+# (run-facts.sh; the old one wrote only the number of regions)
+row errors 'unparsed.c\tparse-error: 2 unparsed region(s), 2 outside #define bodies: 3-7@7:24 7-8@7:2' \
+	"an __attribute__ with nested parentheses: two regions of code, lines and positions"
+row errors 'define_body.c\tparse-error: 1 unparsed region(s), 0 outside #define bodies: 7-10@10:39/define' \
+	"an unparsable #define body is a region inside #define bodies"
+finish
