@@ -34,7 +34,7 @@ static struct var *push(struct var **v, int *n, int *cap)
 	return &(*v)[(*n)++];
 }
 
-enum { K_RO, K_CONST, K_REJECTED, K_ALREADY, K_SKIP };
+enum { K_RO, K_CONST, K_REJECTED, K_ALREADY, K_SKIP, K_INITDATA };
 
 void read_candidates(struct report *r, const char *path)
 {
@@ -42,7 +42,8 @@ void read_candidates(struct report *r, const char *path)
 		"confidence", "reason", "evidence" };
 	static const char *const classes[] = { [K_RO] = "ro_after_init",
 		[K_CONST] = "const", [K_REJECTED] = "rejected",
-		[K_ALREADY] = "already", [K_SKIP] = "skip" };
+		[K_ALREADY] = "already", [K_SKIP] = "skip",
+		[K_INITDATA] = "initdata" };
 	static const char *const confidences[] = { "-", "high", "medium",
 		"low" };
 	enum { C_FILE, C_LINE, C_NAME, C_CLASS, C_CONF, C_REASON, C_EV };

@@ -43,7 +43,8 @@ static void summary(const struct judge *j, double secs)
 	fprintf(stderr,
 		"candidates: %u variables: ro_after_init %u (high %u, medium %u), initdata %u, const %u, rejected %u, already %u, skip %u; %u functions, %u init-only after %u rounds; parse errors: %u files; %.2f s\n",
 		f->ndefs, j->count[K_RO], j->high, j->medium,
-		j->count[K_INITDATA], j->count[K_CONST], j->count[K_REJECTED], j->count[K_ALREADY],
+		j->count[K_INITDATA], j->count[K_CONST], j->count[K_REJECTED],
+		j->count[K_ALREADY],
 		j->count[K_SKIP], j->g->nnodes, count_init(j->g),
 		j->g->rounds, f->nerrors, secs);
 }

@@ -20,9 +20,9 @@
 #include "tsv.h"
 #include "validate.h"
 
-/* candidates/classify.c's klass_names */
+/* candidates/classify.c's klass_names (initdata is not validated yet) */
 static const char *const classes[] = {
-	"ro_after_init", "const", "rejected", "already", "skip",
+	"ro_after_init", "const", "rejected", "already", "skip", "initdata",
 };
 
 #define MAX_LINE	100000000L

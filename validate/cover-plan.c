@@ -64,7 +64,7 @@ static const char usage_text[] =
 	"Exit: 0 done, 64 usage, 65 bad candidates or tree, 70 a tool or I/O.\n";
 
 static const char *const classes[] = {
-	"ro_after_init", "const", "rejected", "already", "skip",
+	"ro_after_init", "const", "rejected", "already", "skip", "initdata",
 };
 
 static struct file *read_candidates(const char *path, size_t *nfiles)
