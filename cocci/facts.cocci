@@ -123,7 +123,12 @@ RMW_RE = re.compile(r"^(arch_)?(try_)?(xchg|cmpxchg|cmpxchg64|cmpxchg128|"
 PCPU_RE = re.compile(r"^(__)?(this|raw)_cpu_(write|add|sub|inc|dec|and|or|"
 		     r"xchg|cmpxchg|cmpxchg64|cmpxchg128|try_cmpxchg|add_return|"
 		     r"sub_return|inc_return|dec_return|cmpxchg_double)$")
-ATOMIC_RE = re.compile(r"^(arch_)?atomic(64|_long)?_([a-z_]+?)(_relaxed|_acquire|_release)?$")
+ATOMIC_RE = re.compile(r"^(arch_)?atomic(64|_long)?_((fetch_)?(add|sub|and|or|"
+		       r"xor|andnot|inc|dec)(_return)?|set|xchg|cmpxchg|"
+		       r"try_cmpxchg|read|(inc|dec|sub)_and_test|add_negative|"
+		       r"(fetch_)?add_unless|inc_not_zero|inc_unless_negative|"
+		       r"dec_unless_positive|dec_if_positive|set_release)"
+		       r"(_relaxed|_acquire|_release)?$")
 ATOMIC_IV = re.compile(r"^(fetch_)?(add|sub|and|or|xor|andnot)(_return|_negative)?$|^sub_and_test$|^add_negative$")
 KSTRTO_RE = re.compile(r"^kstrto[a-z0-9]+(_from_user)?$")
 
