@@ -613,6 +613,22 @@ static int init_data(const struct judge *j, uint32_t d, uint32_t err)
 	return nread > 0;
 }
 
+/*
+ * A static key defined by a macro without an _RO form in 6.1's
+ * include/linux/jump_label.h (DEFINE_STATIC_KEY_ARRAY_*): NULL if it has
+ * one (TRUE, FALSE, MAYBE) or is a plain struct static_key.
+ */
+static const char *key_without_ro(const struct judge *j,
+				  const struct def *df)
+{
+	const char *m;
+
+	if (!(df->attrs & A_STATIC_KEY))
+		return NULL;
+	m = strtab_str(&j->f->strs, df->key_macro);
+	return strstr(m, "_ARRAY_") ? m : NULL;
+}
+
 static void judge_def(struct judge *j, uint32_t d)
 {
 	const struct def *df = &j->f->defs[d];
@@ -661,7 +677,26 @@ static void judge_def(struct judge *j, uint32_t d)
 			 strtab_str(&j->f->strs, j->f->errors[err].reason));
 	} else if (nbad) {
 		v->klass = K_REJECTED;
-		snprintf(why, sizeof(why), "%s", first);
+		snprintf(why, sizeof(why), "%s%s",
+			 df->attrs & A_STATIC_KEY ?
+			 "static key toggled after init: " : "", first);
+	} else if ((df->attrs & (A_STATIC_KEY | A_EXPORTED)) ==
+		   (A_STATIC_KEY | A_EXPORTED)) {
+		/* 6.1 has no sealed keys: a module's jump entries link it */
+		v->klass = K_REJECTED;
+		snprintf(why, sizeof(why),
+			 "exported static key: a module that uses it writes it when it loads, after init (kernel/jump_label.c jump_label_add_module: static_key_set_mod)");
+	} else if (key_without_ro(j, df)) {
+		v->klass = K_SKIP;
+		snprintf(why, sizeof(why),
+			 "static key array: %s has no _RO form in include/linux/jump_label.h",
+			 key_without_ro(j, df));
+	} else if (!(ninit + nesc) && (df->attrs & A_STATIC_KEY)) {
+		/* static_branch_*() take no const key */
+		v->klass = K_RO;
+		v->conf = C_MEDIUM;
+		snprintf(why, sizeof(why),
+			 "static key never toggled: only jump_label_init() writes it, at boot");
 	} else if (ninit + nesc && init_data(j, d, err)) {
 		v->klass = K_INITDATA;
 		snprintf(why, sizeof(why),

@@ -81,6 +81,7 @@ static int parse_attrs(struct facts *f, const struct tsv *t, int c,
 
 	d->attrs = 0;
 	d->section = STR_NONE;
+	d->key_macro = STR_NONE;
 	if (!strcmp(s, "-"))
 		return 0;
 	for (tok = strtok_r(s, ",", &save); tok;
@@ -88,6 +89,15 @@ static int parse_attrs(struct facts *f, const struct tsv *t, int c,
 		if (!strncmp(tok, "section=", 8) && tok[8]) {
 			d->attrs |= A_SECTION;
 			d->section = strtab_intern(&f->strs, tok + 8);
+			continue;
+		}
+		if (!strncmp(tok, "static_key=", 11) && tok[11]) {
+			d->attrs |= A_STATIC_KEY;
+			d->key_macro = strtab_intern(&f->strs, tok + 11);
+			continue;
+		}
+		if (!strcmp(tok, "exported")) {
+			d->attrs |= A_EXPORTED;
 			continue;
 		}
 		for (a = 0; a < ARRAY_SIZE(attr_names); a++)

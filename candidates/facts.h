@@ -21,6 +21,8 @@ enum storage { ST_STATIC, ST_GLOBAL };
 #define A_MEMINITDATA	(1u << 5)
 #define A_PERCPU	(1u << 6)
 #define A_SECTION	(1u << 7)
+#define A_STATIC_KEY	(1u << 8)	/* static_key=MACRO: def.key_macro */
+#define A_EXPORTED	(1u << 9)	/* a static key the file exports */
 
 enum form {
 	F_ASSIGN, F_COMPOUND, F_INCDEC, F_FIELD, F_ELEMENT,
@@ -34,6 +36,7 @@ enum pkind { P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY };
 
 struct def {
 	uint32_t file, line, name, type, section;
+	uint32_t key_macro;	/* the static key's macro, or "struct" */
 	uint32_t attrs;
 	uint8_t storage, array, init;
 };

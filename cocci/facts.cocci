@@ -118,6 +118,13 @@ for n in "WRITE_ONCE __WRITE_ONCE smp_store_mb nodes_clear nodes_setall".split()
 for n in "node_set node_clear".split():
 	WSPEC[n] = ("lval", (1,))
 WSPEC["smp_store_release"] = ("rmw", (0,))
+# static keys: static_branch_enable(&k), static_key_slow_inc(&k.key)...
+# write the key (its enabled count, and the jump entries it patches);
+# they take its address like the atomics
+SKEY_W_RE = re.compile(r"^static_(branch|key)_(enable|disable|inc|dec|"
+		       r"slow_inc|slow_dec)(_cpuslocked)?$|^static_branch_"
+		       r"(deferred_inc|slow_dec_deferred)$|^static_key_"
+		       r"(slow_dec_deferred|deferred_flush)$|^jump_label_rate_limit$")
 RMW_RE = re.compile(r"^(arch_)?(try_)?(xchg|cmpxchg|cmpxchg64|cmpxchg128|"
 		    r"cmpxchg_local|cmpxchg64_local)(_relaxed|_acquire|_release)?$")
 PCPU_RE = re.compile(r"^(__)?(this|raw)_cpu_(write|add|sub|inc|dec|and|or|"
@@ -139,6 +146,8 @@ def wspec(fn):
 	m = RMW_RE.match(fn)
 	if m:
 		return ("rmw", (0, 1) if m.group(2) else (0,))
+	if SKEY_W_RE.match(fn):
+		return ("rmw", (0,))
 	m = PCPU_RE.match(fn)
 	if m:
 		return ("lval", (0, 1) if fn.endswith("_double") else (0,))
@@ -179,6 +188,11 @@ strscpy_pad strcat strncat strlcat bitmap_copy bitmap_or bitmap_and
 bitmap_andnot bitmap_xor bitmap_complement cpumask_copy cpumask_and
 cpumask_or cpumask_andnot cpumask_xor cpumask_complement""".split():
 	READS[n] = (1, 2)
+# static keys: testing a key reads it (static_branch_unlikely(&k))
+for n in """static_branch_likely static_branch_unlikely static_key_enabled
+static_key_count static_key_true static_key_false""".split():
+	READS[n] = (0,)
+READS["static_branch_maybe"] = (1,)
 for n in ("atomic_read", "atomic64_read", "atomic_long_read",
 	  "atomic_read_acquire", "atomic64_read_acquire",
 	  "atomic_long_read_acquire"):
@@ -773,6 +787,56 @@ PARAMS = {
 	"core_param_unsafe": (1, 3, None),
 }
 
+# Static keys defined by macro, which spatch sees as declarers: macro ->
+# (type, index of the name argument, array). The attrs say static_key=
+# the macro, so the aggregator and the annotate step know the form.
+SKEY_DEFS = {
+	"DEFINE_STATIC_KEY_TRUE": ("struct static_key_true", 0, 0),
+	"DEFINE_STATIC_KEY_FALSE": ("struct static_key_false", 0, 0),
+	"DEFINE_STATIC_KEY_ARRAY_TRUE": ("struct static_key_true []", 0, 1),
+	"DEFINE_STATIC_KEY_ARRAY_FALSE": ("struct static_key_false []", 0, 1),
+	"DEFINE_STATIC_KEY_MAYBE": ("struct static_key_true or false", 1, 0),
+}
+for n in list(SKEY_DEFS):
+	if "ARRAY" not in n:
+		SKEY_DEFS[n + "_RO"] = SKEY_DEFS[n]
+SKEY_TYPES = set(["struct static_key", "struct static_key_true",
+		  "struct static_key_false"])
+SKEY_MACRO_RE = re.compile(r"\b(DEFINE_STATIC_KEY_\w+)\s*\([^()]*$")
+stripped = {}	# file -> its text without comments and strings
+
+def exported(f, name):
+	"""Does file f export name (EXPORT_SYMBOL*, _GPL, _NS)?"""
+	if f not in stripped:
+		stripped[f] = COMMENT_RE.sub(blank, "\n".join(src(f)))
+	return re.search(r"\bEXPORT_SYMBOL\w*\s*\(\s*" + re.escape(name) +
+			 r"\s*[,)]", stripped[f]) is not None
+
+def skey_def(f, line, col, d):
+	"""The defs row of the static key defined by macro d at (line, col)."""
+	ty, ni, arr = SKEY_DEFS[d]
+	args = macro_args(f, line, col)
+	name = var_of(args[ni]) if len(args) > ni else "-"
+	if name == "-" or (f, line, col) in done or in_macro(f, line):
+		return
+	done.add((f, line, col))
+	words = WORD_RE.findall(prefix(f, line, col))
+	at = attrs_of(" ".join(words))
+	if d.endswith("_RO") and "ro_after_init" not in at:
+		at.append("ro_after_init")
+	skey_attrs(f, name, d, at)
+	emit("defs", f, line, name, "static" if "static" in words else
+	     "global", ty, arr, ",".join(at), 1)
+	defs.setdefault(f, {})[name] = (arr, ty)
+
+def skey_attrs(f, name, macro, at):
+	"""attrs of a static key: static_key=MACRO (struct for a plain
+	struct static_key definition), exported if the file exports it."""
+	at.append("static_key=" + macro)
+	if exported(f, name):
+		at.append("exported")
+	return at
+
 // ---- definitions ---------------------------------------------------------
 
 @defs@
@@ -814,8 +878,14 @@ if q.current_element in (name, "something_else"):
 	proto = tail.lstrip()[:1] == chr(40)
 	# locals of a macro body (#define m() { int val; ... }) parse as
 	# file-scope definitions: they are not variables of the file
+	# DEFINE_STATIC_KEY_*(x), if a macro file makes it a declaration:
+	# the row of the skdef rule
+	skm = SKEY_MACRO_RE.search(src(f)[q.line - 1][:q.column])
+	if skm and skm.group(1) in SKEY_DEFS:
+		skey_def(f, q.line, skm.start(1), skm.group(1))
 	if "extern" not in words and "typedef" not in words and not proto \
-	   and (f, q.line, q.column) not in done and not in_macro(f, q.line):
+	   and (f, q.line, q.column) not in done and not in_macro(f, q.line) \
+	   and not skm:
 		done.add((f, q.line, q.column))
 		ty = clean(T)
 		for a in ATTRS:
@@ -832,6 +902,8 @@ if q.current_element in (name, "something_else"):
 		at = attrs_of(head + " " + tail)
 		if top_const(ty) or "const" in WORD_RE.findall(tail.split("[")[0]):
 			at.insert(0, "const")
+		if re.sub(r"\s*\[.*$", "", ty) in SKEY_TYPES:
+			skey_attrs(f, name, "struct", at)
 		storage = "static" if "static" in words else "global"
 		emit("defs", f, q.line, name, storage, ty, arr,
 		     ",".join(at) if at else "-", 1 if init else 0)
@@ -844,6 +916,21 @@ if q.current_element in (name, "something_else"):
 			sysctl_rows(f, name, q.line, q.column,
 				    q.current_element_line_end,
 				    q.current_element_column_end)
+
+// DEFINE_STATIC_KEY_TRUE(k), static DEFINE_STATIC_KEY_ARRAY_FALSE(k, n),
+// DEFINE_STATIC_KEY_MAYBE(CONFIG_X, k), their _RO forms
+@skdef@
+declarer D =~ "^DEFINE_STATIC_KEY_(TRUE|FALSE|ARRAY_TRUE|ARRAY_FALSE|MAYBE)(_RO)?$";
+position p;
+@@
+D@p(...);
+
+@script:python@
+D << skdef.D;
+p << skdef.p;
+@@
+q = Loc(p[0])
+skey_def(q.file, q.line, q.column, str(D))
 
 // ---- functions -----------------------------------------------------------
 

@@ -67,6 +67,20 @@ while IFS='	' read -r file name class conf label; do
 	fi
 done < "$T/expect"
 
+# static keys: a rejection names its writer, or why an export is one
+reason_has() {
+	r=$(awk -F'\t' -v v="$1" '$3 == v { print $7 }' "$T/out.tsv")
+	case $r in
+	*"$2"*) ok "$3" ;;
+	*) not_ok "$3" "reason: $r" ;;
+	esac
+}
+reason_has sk_sysfs_key "sk_mode_store" \
+	"a static key toggled by a sysfs store is rejected naming the store"
+reason_has sk_exported_key "jump_label_add_module" \
+	"an exported static key is rejected: a module's load writes it"
+reason_has sk_keys "no _RO form" "a static key array is skipped: no _RO form"
+
 # every fixture variable is labelled (no silent extra rows)
 lab=$(wc -l < "$T/expect")
 for v in $(tail -n +2 "$T/out.tsv" | cut -f3); do
