@@ -4,7 +4,8 @@
 /// (static int foo __ro_after_init = 1;), after the array bounds
 /// (static int tbl[4] __ro_after_init;), after a function pointer's
 /// parameter list, and in place of an existing __read_mostly, which would
-/// put the variable in a second section.
+/// put the variable in a second section. A static key defined by
+/// DEFINE_STATIC_KEY_TRUE/FALSE/MAYBE(...) takes the macro's _RO form.
 //
 // Confidence: High
 // Copyright: (C) 2024 ro-campaign authors.
@@ -37,6 +38,38 @@ def key(p, x):
 def wanted(p, x, skipdone):
 	k = key(p, x)
 	return k in want and not (skipdone and k in done)
+
+// A static key defined by DEFINE_STATIC_KEY_TRUE/FALSE/MAYBE(...) takes
+// the _RO form of its macro, which adds __ro_after_init
+// (include/linux/jump_label.h). DEFINE_STATIC_KEY_ARRAY_* has no _RO form:
+// such a key is never listed (candidates/ skips it), and if it is, it is
+// reported as not found. A plain struct static_key takes __ro_after_init
+// like any variable (the rules below).
+@sk depends on patch@
+declarer name DEFINE_STATIC_KEY_TRUE, DEFINE_STATIC_KEY_FALSE;
+declarer name DEFINE_STATIC_KEY_MAYBE;
+declarer name DEFINE_STATIC_KEY_TRUE_RO, DEFINE_STATIC_KEY_FALSE_RO;
+declarer name DEFINE_STATIC_KEY_MAYBE_RO;
+identifier x;
+expression C;
+position p : script:python(x) { wanted(p, x, False) };
+@@
+(
+- DEFINE_STATIC_KEY_TRUE@p(x);
++ DEFINE_STATIC_KEY_TRUE_RO(x);
+|
+- DEFINE_STATIC_KEY_FALSE@p(x);
++ DEFINE_STATIC_KEY_FALSE_RO(x);
+|
+- DEFINE_STATIC_KEY_MAYBE@p(C, x);
++ DEFINE_STATIC_KEY_MAYBE_RO(C, x);
+)
+
+@script:python depends on patch@
+p << sk.p;
+x << sk.x;
+@@
+done.add(key(p, x))
 
 @ra depends on patch@
 attribute name __read_mostly;

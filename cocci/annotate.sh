@@ -10,7 +10,9 @@ usage: $0 TREE LIST
 
 Print on stdout a unified diff (a/ b/ paths, for git apply in TREE) that
 adds __ro_after_init to the file-scope variables in LIST, replacing
-__read_mostly where present. LIST is TSV with the header "file line name"
+__read_mostly where present; a static key defined by
+DEFINE_STATIC_KEY_TRUE/FALSE/MAYBE(...) takes the _RO form of its macro
+(DEFINE_STATIC_KEY_FALSE_RO(k)). LIST is TSV with the header "file line name"
 (file relative to TREE, line of the variable's name). TREE is not changed.
 Every file of LIST must be a file of TREE given as a relative path
 without "." or ".." components; anything else is refused (65) before any

@@ -87,6 +87,41 @@ printf '%s\n\t%s\n%s\n' \
 	ok "a line pushed past 100 columns is wrapped after '__ro_after_init ='" ||
 	not_ok "a line pushed past 100 columns is wrapped" "$(tr '\n\t' '|>' <"$tmp/w.got") $(cat "$tmp/w.err" "$tmp/w.cc")"
 
+# Static keys take the _RO form of their macro (6.1's jump_label.h, in
+# fixtures/jump-label.h): the result compiles and every listed key sits
+# in .data..ro_after_init, where validate's section check looks.
+mkdir -p "$tmp/k"
+cp "$fx/annotate_keys.c" "$tmp/k/"
+sh "$cocci/annotate.sh" "$tmp/k" "$fx/annotate_keys.keys" >"$tmp/k.diff" 2>"$tmp/k.err" &&
+	(cd "$tmp/k" && patch -s -p1 <"$tmp/k.diff")
+for want in 'DEFINE_STATIC_KEY_FALSE_RO(ak_false);' \
+	'static DEFINE_STATIC_KEY_TRUE_RO(ak_true);' \
+	'DEFINE_STATIC_KEY_MAYBE_RO(CONFIG_AK_ON, ak_maybe_on);' \
+	'static DEFINE_STATIC_KEY_MAYBE_RO(CONFIG_AK_OFF, ak_maybe_off);' \
+	'struct static_key ak_plain __ro_after_init = STATIC_KEY_INIT_FALSE;' \
+	'DEFINE_STATIC_KEY_FALSE(ak_exported);' \
+	'static DEFINE_STATIC_KEY_ARRAY_FALSE(ak_array, 4);'; do
+	grep -qxF "$want" "$tmp/k/annotate_keys.c" || echo "$want"
+done >"$tmp/k.miss"
+[ ! -s "$tmp/k.miss" ] && ok "static keys: the _RO form of their macro, unlisted keys untouched" ||
+	not_ok "static keys: the _RO form of their macro" "missing: $(tr '\n' '|' <"$tmp/k.miss") $(cat "$tmp/k.err")"
+if gcc -c -Wall -Werror -include "$fx/kernel-macros.h" -include "$fx/jump-label.h" \
+	-o "$tmp/k.o" "$tmp/k/annotate_keys.c" 2>"$tmp/k.cc"; then
+	objdump -t "$tmp/k.o" | awk '$NF ~ /^ak_/ { print $NF, $(NF - 2) }' | sort >"$tmp/k.sect"
+	printf '%s .data..ro_after_init\n' ak_false ak_maybe_off ak_maybe_on ak_plain ak_true >"$tmp/k.want"
+	grep -v '^ak_array \|^ak_exported \|^ak_use ' "$tmp/k.sect" | cmp -s - "$tmp/k.want" &&
+		! grep -q '^ak_array .data..ro_after_init\|^ak_exported .data..ro_after_init' "$tmp/k.sect" &&
+		ok "static keys: annotated file compiles, listed keys in .data..ro_after_init" ||
+		not_ok "static keys: listed keys in .data..ro_after_init" "$(tr '\n' '|' <"$tmp/k.sect")"
+else
+	not_ok "static keys: annotated file compiles" "$(head -n 2 "$tmp/k.cc" | tr '\n' ' ')"
+fi
+printf 'file\tline\tname\nannotate_keys.c\t12\tak_array\n' >"$tmp/ka.keys"
+sh "$cocci/annotate.sh" "$tmp/k" "$tmp/ka.keys" >"$tmp/ka.diff" 2>"$tmp/ka.err"
+[ $? -eq 1 ] && [ ! -s "$tmp/ka.diff" ] && grep -q 'not found: annotate_keys.c:12 ak_array' "$tmp/ka.err" &&
+	ok "a static key array (no _RO form) is not annotated: not found, exit 1" ||
+	not_ok "a static key array is not annotated" "$(cat "$tmp/ka.diff" "$tmp/ka.err")"
+
 printf 'file\tline\tname\nannotate_cases.c\t99\tnope\n' >"$tmp/bad.keys"
 sh "$cocci/annotate.sh" "$tmp/t" "$tmp/bad.keys" >/dev/null 2>"$tmp/e"
 [ $? -eq 1 ] && grep -q 'not found: annotate_cases.c:99 nope' "$tmp/e" &&
