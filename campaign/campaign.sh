@@ -229,6 +229,13 @@ echo "campaign: find: $cands_line" >&2
 # each wave stay in cover/wave-K/, beside the journal; cover.config is the
 # last one.  validate journals wave K's candidates with the plan's reasons.
 cover_waves() {
+	# cover-plan reads the work tree's Makefiles and Kconfig files: move a
+	# clean tree to the base validate will use (a tree that a killed
+	# validate left dirty is validate's to reset; its build files are the
+	# base's either way).
+	if [ -z "$(git -C "$vtree" status --porcelain)" ]; then
+		git -C "$vtree" checkout -q --detach core || return 70
+	fi
 	_base=$(sh "$root/qemu-boot/build-kernel.sh" --config-only "$cover_base" \
 		"$vtree" "$work" | tail -n 1) || return $?
 	_n=$(tsv_awk "$cdir/scope.tsv" 'NR > 1 && $c_class == "ro_after_init" { n++ }

@@ -110,6 +110,7 @@ vtree=${VTREE:-$work/vtree}
 	die 1 "git worktree add $vtree failed"
 [ -z "$(git -C "$vtree" status --porcelain)" ] ||
 	die 1 "$vtree has uncommitted changes (an interrupted validate? run it again first)"
+git -C "$vtree" checkout -q --detach core || die 1 "cannot move $vtree to core"
 vbase=$(sh "$top/qemu-boot/build-kernel.sh" --config-only "$base" "$vtree" "$work" | tail -n 1) ||
 	die 1 "cannot configure $base in $vtree"
 k=1

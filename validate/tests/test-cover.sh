@@ -15,6 +15,9 @@
 #                         accepted, but only "built" (not-cycled)
 #   arch/arm64/kernel/cpufeature.c enable_pseudo_nmi  not-built, other-arch
 #   drivers/macintosh/via-pmu.c data_len  not-built, unmet (PPC_PMAC || MAC)
+#   lib/test_ro_after_init_stall.c roas_calls (setup/core 0005)  its module's init
+#                         never returns: the baseline deny-lists the module
+#                         and boots again; accepted, only "built"
 #
 # Environment: WORK, TREE (from the Makefile), VTREE (default WORK/vtree).
 
@@ -37,6 +40,13 @@ if [ ! -d "$VTREE" ]; then
 	git -C "$TREE" worktree add --detach "$VTREE" core >/dev/null 2>&1 ||
 		{ not_ok "work tree $VTREE" "git worktree add failed"; finish; }
 fi
+# cover-plan reads the Makefiles and Kconfig files of the work tree, which
+# must be at the base validate will use: move a clean one there (validate
+# resets a tree its own killed run left dirty, before it builds).
+if [ -z "$(git -C "$VTREE" status --porcelain)" ]; then
+	git -C "$VTREE" checkout -q --detach core ||
+		{ not_ok "work tree $VTREE at core" "git checkout failed"; finish; }
+fi
 # The lines come from the tree at tag core, as validate sees it.
 at_core() {	# at_core FILE PATTERN: the first line of FILE matching PATTERN
 	git -C "$TREE" show "core:$1" 2>/dev/null | grep -n "$2" | head -n 1 | cut -d: -f1
@@ -47,7 +57,9 @@ l_exit=$(at_core $tm '^static int roam_exit_written')
 l_irq=$(at_core drivers/misc/dummy-irq.c '^static int irq')
 l_nmi=$(at_core arch/arm64/kernel/cpufeature.c '^static bool enable_pseudo_nmi;')
 l_pmu=$(at_core drivers/macintosh/via-pmu.c '^static int data_len;')
-for l in "$l_init" "$l_exit" "$l_irq" "$l_nmi" "$l_pmu"; do
+sm=lib/test_ro_after_init_stall.c
+l_stall=$(at_core $sm '^static int roas_calls;')
+for l in "$l_init" "$l_exit" "$l_irq" "$l_nmi" "$l_pmu" "$l_stall"; do
 	[ -n "$l" ] || { not_ok "the test's variables exist at tag core" \
 		"missing (is setup/core 0004 applied? run make setup)"; finish; }
 done
@@ -62,6 +74,7 @@ cands=$st/candidates.tsv
 	printf 'drivers/misc/dummy-irq.c\t%s\tirq\tstatic\tro_after_init\thigh\tinit-only\t-\n' "$l_irq"
 	printf 'arch/arm64/kernel/cpufeature.c\t%s\tenable_pseudo_nmi\tstatic\tro_after_init\thigh\tinit-only\t-\n' "$l_nmi"
 	printf 'drivers/macintosh/via-pmu.c\t%s\tdata_len\tstatic\tro_after_init\thigh\tinit-only\t-\n' "$l_pmu"
+	printf '%s\t%s\troas_calls\tstatic\tro_after_init\thigh\tinit-only\t-\n' $sm "$l_stall"
 } > "$cands"
 
 # --- the plan against the fast profile's .config --------------------------
@@ -144,6 +157,19 @@ check "via-pmu's data_len: not-built, unmet with the symbol named" \
 bl=$(ls "$st"/baseline-*.tsv 2>/dev/null | head -n 1)
 why="baseline file: ${bl:-none}"
 check "the cover baseline is recorded with its own config hash" [ -n "$bl" ]
+v=$(row roas_calls)
+why="row: $v"
+check "roas_calls: accepted but only built, its module denied" \
+	matches "$v" '^accepted	built=lib/test_ro_after_init_stall.o,lib/test_ro_after_init_stall.ko; .*not-cycled=test_ro_after_init_stall: init denied.*	built$'
+why="baseline: $(grep '^moddeny' "$bl" 2>/dev/null | tr '\t\n' '  ')"
+check "the baseline deny-listed the stalling module, with the reason, and nothing else" \
+	sh -c "[ \$(grep -c '^moddeny' '$bl') -eq 1 ] && grep -q '^moddeny	test_ro_after_init_stall	.*init timeout' '$bl'"
+n_boots=$(ls -d "$st"/boots/*/ 2>/dev/null | wc -l)
+n_deny=$(grep -l 'rocampaign.moddeny=test_ro_after_init_stall' "$st"/boots/*/cmdline 2>/dev/null | wc -l)
+why="$n_deny of $n_boots boots had it; the first: $(cat "$st"/boots/baseline-1-default/cmdline 2>/dev/null)"
+check "every boot after the first passes rocampaign.moddeny= with it" \
+	sh -c "[ $n_boots -ge 4 ] && [ $n_deny -eq $((n_boots - 1)) ] && \
+		! grep -q moddeny '$st/boots/baseline-1-default/cmdline'"
 check "the cover build dir is keyed by its base, not by the fragment" \
 	sh -c "ls -d '$WORK'/build/cover-fast-* >/dev/null 2>&1"
 check "work tree clean after the run" \
