@@ -554,18 +554,20 @@ static int initdata_site(const struct judge *j, uint32_t d,
  * each mention at file scope) is in an __init function, or is the
  * variable's own parameter or init-data table, with at least one read in
  * an __init function: a variable nothing reads may be there for a
- * debugger or crash tool.  Only static variables of fully parsed .c
- * files: nothing else can name them, and the text pass saw every mention.
- * No static keys.
+ * debugger or crash tool.  Only static variables of .c files that spatch
+ * finished (unparsed regions are fine: a mention in one is outside every
+ * function's span, a read row at file scope, which disqualifies): nothing
+ * else can name them, and the text pass saw every mention.  No static
+ * keys.
  */
-static int init_data(const struct judge *j, uint32_t d, uint32_t err)
+static int init_data(const struct judge *j, uint32_t d, int incomplete)
 {
 	const struct facts *f = j->f;
 	const struct def *df = &f->defs[d];
 	uint32_t i, nread = 0;
 	char why[512];
 
-	if (df->storage != ST_STATIC || err != MAP_NONE ||
+	if (df->storage != ST_STATIC || incomplete ||
 	    !ends_with(strtab_str(&f->strs, df->file), ".c") ||
 	    strstr(strtab_str(&f->strs, df->type), "static_key"))
 		return 0;
@@ -658,7 +660,7 @@ static void judge_def(struct judge *j, uint32_t d)
 		snprintf(why, sizeof(why), "%s", skip);
 	} else if ((df->attrs & (A_RO_AFTER_INIT | A_CONST)) == A_CONST &&
 		   !ro_section(j, df) && !nbad && has_storage(j, df) &&
-		   init_data(j, d, err)) {
+		   init_data(j, d, err != MAP_NONE && !partial)) {
 		v->klass = K_INITDATA;
 		snprintf(why, sizeof(why),
 			 "const and read only by __init code: __initconst, freed with the init sections");
@@ -697,7 +699,7 @@ static void judge_def(struct judge *j, uint32_t d)
 		v->conf = C_MEDIUM;
 		snprintf(why, sizeof(why),
 			 "static key never toggled: only jump_label_init() writes it, at boot");
-	} else if (ninit + nesc && init_data(j, d, err)) {
+	} else if (ninit + nesc && init_data(j, d, err != MAP_NONE && !partial)) {
 		v->klass = K_INITDATA;
 		snprintf(why, sizeof(why),
 			 "read and written only by __init code (%u writes): __initdata, freed with the init sections",
