@@ -99,7 +99,7 @@ awk -F '\t' -v tree="$tree" '
 	{
 		f = $1
 		r = $2
-		sub(/^.*region\(s\):/, "", r)
+		sub(/^[^:]*:[^:]*:/, "", r)
 		n = split(r, regs, " ")
 		for (i = 1; i <= n; i++) {
 			where = regs[i]

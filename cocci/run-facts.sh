@@ -100,7 +100,10 @@ run_chunk() {
 	# #define bodies, comments and blank lines.
 	# --verbose-parsing prints "ERROR-RECOV: found sync ... line S",
 	# "parse error", " = File F, line L, column C", then the region's
-	# lines ("bad: TEXT", "BAD:!!!!! TEXT" for the error line); the
+	# lines after "badcount: N" ("bad: TEXT", "BAD:!!!!! TEXT" for the
+	# error line; the first of them, when there are N + 1 and it is no
+	# BAD line, is the end of the last toplevel item parsed, not part of
+	# the region); the
 	# region ends at S when S holds its last line, else at S - 1 (S is
 	# the last line after "end of file while in recovery mode").
 	awk -v rc="$rc" -v wd="$wd" '
@@ -144,7 +147,8 @@ run_chunk() {
 			inbad = 0
 			last = sync
 			if (last > 0 && linetext(last) != lastbad) last--
-			first = last - nbad + 1
+			# the first line printed is the last one parsed
+			first = last - (bc > 0 && bc < nbad && !firstbad ? bc : nbad) + 1
 			if (last < 1) {
 				regs = regs " ?-?@" where
 				ncode++
@@ -190,10 +194,12 @@ run_chunk() {
 			if (f == cur) where = l ":" c
 			else where = "macro:" defname(f, l)
 			next }
-		/^badcount: / { inbad = 1; nbad = 0; next }
-		inbad && /^(bad: |BAD:!!!!! )/ { nbad++; lastbad = $0
+		/^badcount: / { inbad = 1; nbad = 0; bc = $2 + 0; next }
+		inbad && /^(bad: |BAD:!!!!! )/ { if (!nbad++) firstbad = /^BAD/
+			lastbad = $0
 			sub(/^(bad: |BAD:!!!!! )/, "", lastbad); next }
-		inbad && /^(bad:|BAD:!!!!!)$/ { nbad++; lastbad = ""; next }
+		inbad && /^(bad:|BAD:!!!!!)$/ { if (!nbad++) firstbad = /^BAD/
+			lastbad = ""; next }
 		{ region() }
 		/^EXN: .*Timeout in / { print cur "\ttimeout" > (wd "/errs"); next }
 		/^EXN: / { sub(/^EXN: /, ""); gsub(/\t/, " ")
