@@ -88,3 +88,6 @@
 #define gen6_for_all_pdes(pt, pd, iter) for (;;)
 #define for_next_zone_zonelist_nodemask(zone, z, highidx, nodemask) for (;;)
 #define for_ftrace_rec_iter(iter) for (;;)
+#define tcp_skb_tsorted_save(skb) for (;;)
+#define BKEY_PADDED(key) struct { struct bkey key; __u64 key##_pad[8]; }
+#define HID_BPF_OPS(name) struct hid_bpf_ops name

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Real spatch through cocci/run-facts.sh on parse-fixtures/*.c: kernel
 # constructs that spatch cannot parse without cocci/macros.h (statement
-# iterators, SET_*_PM_OPS initializers, MACHINE_START, declaration and
-# attribute macros) parse, and give the right facts; what spatch still
+# iterators, SET_*_PM_OPS initializers, MACHINE_START, block,
+# declaration and attribute macros) parse, and give the right facts; what spatch still
 # cannot parse is recorded in errors.tsv with its regions' lines.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,6 +53,9 @@ parses machine.c "MACHINE_START ... MACHINE_END"
 parses decls.c "__nonstring, __ETHTOOL_DECLARE_LINK_MODE_MASK, DECLARE_VM_GET_PAGE_PROT"
 row writes 'decls.c\t10\tdecl_mode\tdecl_links\tassign' \
 	"a write after __ETHTOOL_DECLARE_LINK_MODE_MASK"
+parses blocks.c "tcp_skb_tsorted_save, BKEY_PADDED"
+row writes 'blocks.c\t10\tblk_retrans\tblk_retransmit\tincdec' \
+	"a write inside tcp_skb_tsorted_save"
 
 # what spatch cannot parse: the regions, with their error positions
 # (run-facts.sh; the old one wrote only the number of regions)
