@@ -37,7 +37,7 @@ help:
 	@echo "ro-campaign - __ro_after_init annotation campaigns"
 	@echo
 	@echo "  make setup          install Debian packages, prepare TREE (pristine + setup/core)"
-	@echo "  make kernel         build the PROFILE kernel (fast|wide) out of tree, with ccache"
+	@echo "  make kernel         build the PROFILE kernel (fast|wide|cover) out of tree, with ccache"
 	@echo "  make initramfs      build the busybox initramfs with the guest exercise suite"
 	@echo "  make boot           boot the PROFILE kernel in QEMU and run the exercise suite"
 	@echo "  make test           run all tests (real spatch, builds and QEMU boots)"
@@ -46,6 +46,7 @@ help:
 	@echo "  make candidates     run the finder on SCOPE (default: the whole tree)"
 	@echo "  make validate       boot-validate CANDIDATES=FILE in PROFILE"
 	@echo "  make cover-plan     the config symbols that compile CANDIDATES=FILE (seconds)"
+	@echo "                     (PROFILE=cover: COVER_BASE=wide|fast COVER_FRAGMENT=FILE)"
 	@echo "  make queue          turn a validation journal into patch series"
 	@echo "  make bench          run the benchmarks, figures go to WORK/bench/results.tsv"
 	@echo "  make clean          remove built programs from the repository"
