@@ -5,8 +5,8 @@
 # usage: cocci/bench-parse.sh [-j N] [--every N] [--top N] TREE WORK
 #
 # Runs cocci/run-facts.sh --list over a fixed sample of TREE's .c files
-# (every Nth of git ls-files, tools/ scripts/ Documentation/ left out;
-# default N 30, about 1,000 files, 5 minutes on 2 cores) with an empty
+# (one in N by a hash of the path, tools/ scripts/ Documentation/ left
+# out; default N 30, about 1,000 files, 5 minutes on 2 cores) with an empty
 # cache in WORK/parse-bench, so nothing is reused, and reads the
 # unparsed regions of errors.tsv ("FIRST-LAST@WHERE", cocci/FACTS.md).
 # Each region goes into a bucket: #define-body when the region holds
@@ -61,7 +61,14 @@ mkdir -p "$out/facts" "$work/bench" || die 70 "cannot create $out"
 
 git -C "$tree" ls-files -- '*.c' ':(exclude)tools' ':(exclude)scripts' \
 	':(exclude)Documentation' >"$out/all" || die 70 "git ls-files failed in $tree"
-awk -v n="$every" 'NR % n == 0' "$out/all" >"$out/list"
+# a file is in the sample by a hash of its path, not by its place in
+# the list: a file added to the tree does not change the rest of it
+awk -v n="$every" '
+	BEGIN { for (i = 32; i < 127; i++) ord[sprintf("%c", i)] = i }
+	{ h = 0
+	  for (i = 1; i <= length($0); i++)
+		h = (h * 31 + ord[substr($0, i, 1)]) % 1000003
+	  if (h % n == 0) print }' "$out/all" >"$out/list"
 [ -s "$out/list" ] || die 65 "no file in the sample (--every $every)"
 
 start=$(date +%s)
@@ -152,7 +159,7 @@ date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 res=$work/bench/results.tsv
 [ -s "$res" ] || printf 'bench\tmetric\tvalue\tunit\tdate\n' >"$res"
 {
-	printf 'parse\tsample\tevery %s-th .c file\t-\t%s\n' "$every" "$date"
+	printf 'parse\tsample\tone in %s .c files by path hash\t-\t%s\n' "$every" "$date"
 	printf 'parse\tfiles\t%s\tfiles\t%s\n' "$files" "$date"
 	printf 'parse\tparse_error_files\t%s\tfiles\t%s\n' "$perr" "$date"
 	printf 'parse\tparse_error_rate\t%s\tpercent\t%s\n' "$rate" "$date"
