@@ -248,7 +248,7 @@ cover_waves() {
 		for _part in upto only; do
 			tsv_awk "$cdir/scope.tsv" 'NR == 1 { print; next }
 				$c_class != "ro_after_init" { next }
-				{ w = int(i++ / size) + 1 }
+				{ w = int(i / size) + 1; i++ }
 				(part == "upto" && w <= k) || w == k { print }' \
 				-v size="$cover_wave" -v k="$_k" -v part="$_part" \
 				>"$_wd/$_part.tsv.tmp" &&

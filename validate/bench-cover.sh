@@ -118,7 +118,7 @@ for part in 1 2; do
 	wd=$out/cover-wave-$part
 	mkdir -p "$wd"
 	tsv_awk "$scope_tsv" 'NR == 1 { print; next } $c_class != "ro_after_init" { next }
-		{ w = int(i++ / size) + 1 } w <= k { print }' -v size="$wave" -v k="$part" >"$wd/upto.tsv"
+		{ w = int(i / size) + 1; i++ } w <= k { print }' -v size="$wave" -v k="$part" >"$wd/upto.tsv"
 	"$here/cover-plan" --candidates "$wd/upto.tsv" --tree "$vtree" \
 		--config "$vbase/.config" --out "$wd" >"$wd/plan.log" 2>&1 ||
 		die 1 "cover-plan failed, see $wd/plan.log"

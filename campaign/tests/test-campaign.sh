@@ -29,7 +29,7 @@ make -C "$top" -s programs >/dev/null ||
 sh "$here/campaign.sh" --profile huge "$TREE" "$WORK" >"$st/bad1" 2>&1
 rc=$?
 check "unknown profile: exit 64 naming the option" \
-	sh -c "[ $rc -eq 64 ] && grep -q 'profile must be fast or wide' '$st/bad1'"
+	sh -c "[ $rc -eq 64 ] && grep -q 'profile must be fast, wide or cover' '$st/bad1'"
 sh "$here/campaign.sh" --scope no/such/dir --name "$name-bad" "$TREE" "$WORK" \
 	>"$st/bad2" 2>&1
 rc=$?
