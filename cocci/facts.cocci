@@ -323,6 +323,8 @@ def static_reads(f):
 			continue
 		seen.add((name, where))
 		emit("writes", f, line, name, where, "read")
+# a function defined by a macro: NAME( on its line before the function name
+MACRO_FN_RE = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*\(\s*$")
 # functions defined in the file being processed; the fn rule runs on a
 # file before the rules that use this, and files are processed in turn
 CUR = {"file": None, "funcs": set()}
@@ -946,9 +948,17 @@ f << fn.f;
 p << fn.p;
 @@
 q = Loc(p[0])
-head = prefix(q.file, q.current_element_line, q.current_element_column)
-head += " " + span(q.file, q.current_element_line, q.current_element_column,
-		   q.line, q.column)
+lead = src(q.file)[q.line - 1][:q.column] if q.line <= len(src(q.file)) else ""
+if MACRO_FN_RE.match(lead):
+	# SYSCALL_DEFINE2(swapon, ...): the function comes from a macro and
+	# current_element points into its expansion, not at this definition
+	# (it took the __init and static of an earlier function)
+	head = prefix(q.file, q.line, 0) + " " + lead
+else:
+	head = prefix(q.file, q.current_element_line,
+		      q.current_element_column)
+	head += " " + span(q.file, q.current_element_line,
+			   q.current_element_column, q.line, q.column)
 words = WORD_RE.findall(head)
 sect = []
 for w in words:
@@ -959,8 +969,9 @@ for m in SECTION_RE.finditer(head):
 	sect.append("section=" + m.group(1))
 funcs.setdefault(q.file, set()).add(str(f))
 fsect[(q.file, str(f))] = ",".join(sect)
-spans.setdefault(q.file, []).append((q.current_element_line,
-				     q.current_element_line_end, str(f)))
+first = q.line if MACRO_FN_RE.match(lead) else q.current_element_line
+spans.setdefault(q.file, []).append((first, q.current_element_line_end,
+				     str(f)))
 if CUR["file"] != q.file:
 	CUR["file"] = q.file
 	CUR["funcs"] = set()
