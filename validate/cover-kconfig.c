@@ -371,8 +371,9 @@ static void parse_kconfig(const char *rel, int depth, int optional)
 			y->type = T_BOOL;
 		else if (kw(s, "string") || kw(s, "int") || kw(s, "hex"))
 			y->type = T_OTHER;
+		/* Kconfig quotes a prompt with " or ' (drivers/char/ipmi) */
 		if ((kw(s, "tristate") || kw(s, "bool") || kw(s, "prompt")) &&
-		    strchr(s, '"'))
+		    strpbrk(s, "\"'"))
 			y->prompt = 1;
 	}
 	while (blk.n > nst0)

@@ -56,7 +56,7 @@ tab=$(printf '\t')
 		drivers/net/wireless/realtek/rtw88/coex.c \
 		lib/test_static_keys.c lib/test_ida.c drivers/net/dummy.c \
 		drivers/char/ppdev.c drivers/misc/ti-st/st_kim.c \
-		drivers/char/sonypi.c mm/slab.c; do
+		drivers/char/sonypi.c mm/slab.c drivers/char/ipmi/ipmi_devintf.c; do
 		echo "$f${tab}10${tab}v${tab}static${tab}ro_after_init${tab}high${tab}r${tab}-"
 	done
 	echo "mm/slub.c${tab}10${tab}w${tab}static${tab}const${tab}-${tab}r${tab}-"
@@ -100,7 +100,7 @@ expect_lacks() {
 not() { ! "$@"; }
 
 check "the header" [ "$(head -n 1 "$plan")" = "file${tab}symbols${tab}state${tab}detail" ]
-check "one row per ro_after_init file" [ "$(wc -l < "$plan")" -eq 15 ]
+check "one row per ro_after_init file" [ "$(wc -l < "$plan")" -eq 16 ]
 check "(a) kernel/fork.c: obj-y, buildable" \
 	expect kernel/fork.c symbols -
 check "(a) kernel/fork.c: state" expect kernel/fork.c state buildable
@@ -141,6 +141,8 @@ check "(h) test_ida.c: not a choice member, buildable" \
 	expect lib/test_ida.c detail "adds CONFIG_TEST_IDA=m"
 check "(i) dummy.c: drivers/net/Kconfig's DUMMY, buildable" \
 	expect drivers/net/dummy.c detail "adds CONFIG_DUMMY=m"
+check "(i2) ipmi_devintf.c: a prompt in single quotes is a prompt: buildable" \
+	expect drivers/char/ipmi/ipmi_devintf.c state buildable
 check "(i) no Kconfig the top Kconfig does not source" \
 	not grep -q 'scripts/kconfig/tests\|arch/arm64/Kconfig' "$plan"
 line=$(grep -n '^config PPDEV' "$TREE/drivers/char/Kconfig" | cut -d: -f1)
