@@ -166,9 +166,9 @@ check "(l) slab.c: unmet" expect mm/slab.c state unmet
 
 frag=$st/out/cover.config
 check "the fragment: the symbols the buildable files add" \
-	[ "$(LC_ALL=C sort "$frag" | tr '\n' ' ')" = "CONFIG_APPLICOM=m CONFIG_DUMMY=m CONFIG_GPIOLIB=y CONFIG_IP_DCCP=m CONFIG_IP_DCCP_CCID3=y CONFIG_IP_VS=m CONFIG_IP_VS_PROTO_SCTP=y CONFIG_PARPORT=m CONFIG_PPDEV=m CONFIG_RTW88=m CONFIG_RTW88_8822BE=m CONFIG_RTW88_CORE=m CONFIG_TEST_IDA=m CONFIG_TEST_STATIC_KEYS=m CONFIG_TI_ST=m " ]
+	[ "$(LC_ALL=C sort "$frag" | tr '\n' ' ')" = "CONFIG_APPLICOM=m CONFIG_DUMMY=m CONFIG_GPIOLIB=y CONFIG_IPMI_DEVICE_INTERFACE=m CONFIG_IPMI_HANDLER=m CONFIG_IP_DCCP=m CONFIG_IP_DCCP_CCID3=y CONFIG_IP_VS=m CONFIG_IP_VS_PROTO_SCTP=y CONFIG_PARPORT=m CONFIG_PPDEV=m CONFIG_RTW88=m CONFIG_RTW88_8822BE=m CONFIG_RTW88_CORE=m CONFIG_TEST_IDA=m CONFIG_TEST_STATIC_KEYS=m CONFIG_TI_ST=m " ]
 check "the summary line" \
-	[ "$(cat "$st/stdout")" = "cover-plan: 14 files: 10 buildable, 1 other-arch, 3 unmet; fragment 15 symbols, 2 for dependencies (2 olddefconfig runs)" ]
+	[ "$(cat "$st/stdout")" = "cover-plan: 15 files: 11 buildable, 1 other-arch, 3 unmet; fragment 17 symbols, 3 for dependencies (2 olddefconfig runs)" ]
 check "the fragment stuck in the scratch .config" \
 	grep -qx CONFIG_APPLICOM=m "$st/out/kconfig/.config"
 
