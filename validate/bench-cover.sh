@@ -122,8 +122,11 @@ for part in 1 2; do
 	"$here/cover-plan" --candidates "$wd/upto.tsv" --tree "$vtree" \
 		--config "$vbase/.config" --out "$wd" >"$wd/plan.log" 2>&1 ||
 		die 1 "cover-plan failed, see $wd/plan.log"
+	# A build directory without an object count never finished a build.
+	cdir_b=$(COVER_BASE=$base COVER_FRAGMENT=$wd/cover.config \
+		sh "$top/qemu-boot/build-kernel.sh" --config-only cover "$vtree" "$work" | tail -n 1)
 	new=no
-	ls -d "$work/build/cover-$base-"* >/dev/null 2>&1 || new=yes
+	[ -s "$cdir_b/.ro-campaign-objects" ] || new=yes
 	t0=$(date +%s)
 	COVER_BASE=$base COVER_FRAGMENT=$wd/cover.config \
 		sh "$top/qemu-boot/build-kernel.sh" cover "$vtree" "$work" >"$wd/build.log" 2>&1 ||
