@@ -66,12 +66,18 @@ frags="$frags $here/configs/common.config $here/configs/$base_profile.config"
 
 tree=$(cd "$tree" && pwd -P)
 dirkey=$( (echo "$base $tree"; for f in $frags; do cat "$f"; done) | sha1sum | cut -c1-12)
+# The configuration key adds the commit the tree is at (its Kconfig files
+# decide .config) and the cover fragment: when either changes, the
+# directory is configured again in place.  Otherwise the first build after
+# a new Kconfig symbol would rewrite .config under a config hash computed
+# before it.  An unchanged .config rebuilds nothing.
+head=$(git -C "$tree" rev-parse -q --verify HEAD 2>/dev/null || echo none)
 if [ -n "$cover_frag" ]; then
 	out=$work/build/cover-$base_profile-$dirkey
-	key=$( (echo "$dirkey"; cat "$cover_frag") | sha1sum | cut -c1-12)
+	key=$( (echo "$dirkey $head"; cat "$cover_frag") | sha1sum | cut -c1-12)
 else
 	out=$work/build/$profile-$dirkey
-	key=$dirkey
+	key=$(echo "$dirkey $head" | sha1sum | cut -c1-12)
 fi
 mkdir -p "$out" "$work/ccache"
 
