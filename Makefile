@@ -12,20 +12,44 @@
 # qemu-boot/ is the boot service the stages use; lib/ is the C base layer
 # every program links.  The formats between stages are in FORMATS.md.
 
-WORK     ?= $(HOME)/.cache/ro-campaign
-TARBALL  ?= /usr/src/linux-source-6.1.tar.xz
+# The kernel: KERNEL=6.12 (default) or 6.1 is Debian's linux-source-KERNEL
+# tarball; TREE=/path/to/linux is your own kernel git checkout instead.
+# Each kernel has its own work directory under CACHE (trees, builds,
+# campaigns), so both versions and your trees live side by side; ccache
+# and the build lock are shared.  Your checkout is never written to: the
+# campaign works in WORK/linux, a clone that borrows its objects
+# (setup/setup-tree.sh, README "Your own tree").
+CACHE    ?= $(HOME)/.cache/ro-campaign
+KERNEL   ?= 6.12
+TARBALL  ?= /usr/src/linux-source-$(KERNEL).tar.xz
+ifneq ($(TREE),)
+ifeq ($(origin TREE),command line)
+# A prepared tree (setup's own, or a test's) is used as it is; any other
+# git checkout is the user's, and setup clones it.
+USER_TREE := $(shell sh setup/tree-key.sh --user "$(TREE)" || echo '!')
+ifeq ($(USER_TREE),!)
+$(error TREE=$(TREE) is not usable (see the line above))
+endif
+endif
+endif
+ifneq ($(USER_TREE),)
+WORK     ?= $(CACHE)/own/$(shell sh setup/tree-key.sh --key "$(USER_TREE)")
+override TREE := $(WORK)/linux
+else
+WORK     ?= $(CACHE)/$(KERNEL)
 TREE     ?= $(WORK)/linux
+endif
 PROFILE  ?= fast
 JOBS     ?= $(shell nproc)
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror=implicit-function-declaration
 
-PACKAGES := coccinelle linux-source-6.1 gcc make qemu-system-x86 \
+PACKAGES := coccinelle linux-source-6.12 linux-source-6.1 gcc make qemu-system-x86 \
 	busybox-static sparse flex bison bc libelf-dev libssl-dev cpio \
 	xz-utils ccache git perl python3 kmod util-linux gzip chromium time
 
-export WORK TREE PROFILE JOBS
+export CACHE KERNEL WORK TREE USER_TREE PROFILE JOBS
 
 # KVM stalls in the decompressor on these machines (DESIGN.md), so boots
 # default to TCG; ACCEL=auto probes KVM first (about 20 s when it fails).
@@ -36,7 +60,7 @@ ACCEL ?= tcg
 help:
 	@echo "ro-campaign - __ro_after_init annotation campaigns"
 	@echo
-	@echo "  make setup          install Debian packages, prepare TREE (pristine + setup/core)"
+	@echo "  make setup          install Debian packages, prepare TREE (pristine + setup/core/VERSION)"
 	@echo "  make kernel         build the PROFILE kernel (fast|wide|cover) out of tree, with ccache"
 	@echo "  make initramfs      build the busybox initramfs with the guest exercise suite"
 	@echo "  make boot           boot the PROFILE kernel in QEMU and run the exercise suite"
@@ -54,7 +78,8 @@ help:
 	@echo "  make test-STAGE     the tests of one stage (lib setup cocci candidates"
 	@echo "                      validate patches campaign qemu-boot)"
 	@echo
-	@echo "Variables: WORK=$(WORK)"
+	@echo "Variables: KERNEL=$(KERNEL) (6.12|6.1, Debian's linux-source) or TREE=YOUR-GIT-CHECKOUT"
+	@echo "           WORK=$(WORK)"
 	@echo "           TREE=$(TREE)  PROFILE=$(PROFILE)  JOBS=$(JOBS)"
 	@echo "Exit codes: README.md, \"Exit codes\"."
 

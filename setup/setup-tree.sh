@@ -3,17 +3,31 @@
 #
 # setup-tree.sh - prepare the campaign's kernel tree.
 #
-# Unpacks the Debian linux-source-6.1 tarball into TREE, turns it into a
-# git repository whose first commit is the pristine tree (tag "pristine"),
-# and applies setup/core/series on top with "git am" (tag "core").
-# Running it again on a prepared tree only checks it and changes nothing.
-# When the core series changed, it re-applies it onto pristine; a tree
-# with uncommitted changes is then refused, naming them, unless --force
-# (which discards them) is given.
+# From a tarball (Debian's linux-source-6.12 or -6.1): unpacks it into
+# TREE and makes it a git repository whose first commit is the pristine
+# tree (tag "pristine").  From the user's own git checkout (--from-git
+# SRC): TREE becomes a clone of SRC that borrows its objects (git clone
+# --shared), on a detached HEAD at SRC's commit, tagged "pristine".  SRC
+# itself is only read: its branches, index, work tree and refs stay as they
+# are, and its uncommitted changes are not part of the campaign (a warning
+# names them).  Either way the core series goes on top with "git am"
+# (tag "core").
 #
-# Usage: setup-tree.sh [--force] TARBALL TREE SERIES_DIR
+# SERIES is a directory with a "series" file, or a directory of such
+# directories named by kernel version (setup/core/6.1, setup/core/6.12):
+# the one for the tree's "make kernelversion", else the newest, and a
+# patch that does not apply is named with how to port it.
+# Running it again on a prepared tree only checks it and changes nothing.
+# When the core series or SRC's commit changed, it re-applies onto the
+# new pristine; a tree with uncommitted changes is then refused, naming
+# them, unless --force (which discards them) is given.
+# TREE/.git/ro-campaign-origin (FORMATS.md) records where the tree came
+# from: the queue's base line is made from it.
+#
+# Usage: setup-tree.sh [--force] [--from-git SRC] TARBALL TREE SERIES
 # Exit (README.md, "Exit codes"): 0 ready, 64 usage, 65 bad input (a
-# tarball, a tree or a series, named on stderr), 70 a tool failed.
+# tarball, a tree, a source checkout or a series, named on stderr), 70 a
+# tool failed.
 
 set -eu
 
@@ -21,22 +35,55 @@ prog_name=setup-tree
 . "$(dirname "$0")/../lib/args.sh"
 
 force=0
-if [ "${1-}" = "--force" ]; then
-	force=1
-	shift
-fi
+src=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--force) force=1; shift ;;
+	--from-git)
+		[ $# -ge 2 ] || die 64 "--from-git wants a directory"
+		src=$2
+		shift 2
+		;;
+	*) break ;;
+	esac
+done
 
-[ $# -eq 3 ] || { echo "usage: setup-tree.sh [--force] TARBALL TREE SERIES_DIR" >&2; exit 64; }
+[ $# -eq 3 ] || { echo "usage: setup-tree.sh [--force] [--from-git SRC] TARBALL TREE SERIES" >&2; exit 64; }
 tarball=$1
 tree=$2
-series_dir=$3
-series=$series_dir/series
+series_root=$3
 
-[ -f "$series" ] || die 65 "$series: no such file (the core patch series list)"
+[ -d "$series_root" ] || die 65 "$series_root: no such directory (the core patch series)"
 
-# The hash of the core series decides whether a prepared tree is current.
-core_hash=$( (cat "$series"; grep -v '^#' "$series" | while read -r p; do
-	[ -n "$p" ] && cat "$series_dir/$p"; done) | sha1sum | cut -c1-12)
+# pick_series VERSION: set series_dir for a kernel version ("6.12.118"):
+# the directory of its major.minor, else the newest one there is.
+pick_series() {
+	if [ -f "$series_root/series" ]; then
+		series_dir=$series_root
+		return
+	fi
+	_mm=$(echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+	if [ -n "$_mm" ] && [ -f "$series_root/$_mm/series" ]; then
+		series_dir=$series_root/$_mm
+		return
+	fi
+	_newest=$(cd "$series_root" && for d in */series; do
+		[ -f "$d" ] && dirname "$d"; done | sort -V | tail -n 1)
+	[ -n "$_newest" ] || die 65 "$series_root: no VERSION/series in it"
+	echo "setup-tree: no core series for Linux ${1:-of unknown version}; trying the newest, $_newest"
+	series_dir=$series_root/$_newest
+}
+
+# core_hash_of: the hash of the chosen series decides whether a prepared
+# tree is current.
+core_hash_of() {
+	(cat "$series_dir/series"; grep -v '^#' "$series_dir/series" | while read -r p; do
+		[ -n "$p" ] && cat "$series_dir/$p"; done) | sha1sum | cut -c1-12
+}
+
+tree_version() {
+	make -s -C "$tree" kernelversion 2>/dev/null | tail -n 1
+}
 
 is_kernel_tree() {
 	[ -f "$1/Makefile" ] && [ -f "$1/Kconfig" ] &&
@@ -59,22 +106,74 @@ refuse_dirty() {
 	exit 65
 }
 
+KERNEL_HINT=${KERNEL:-6.12}
+
 gitc() {
 	git -C "$tree" -c user.name=ro-campaign \
 		-c user.email=ro-campaign@localhost -c commit.gpgsign=false "$@"
 }
 
+# ---- the user's checkout: read, never written --------------------------------
+
+src_commit=
+if [ -n "$src" ]; then
+	[ -d "$src" ] || die 65 "$src: no such directory (the kernel git checkout to use)"
+	src_top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null) ||
+		die 65 "$src: not a git checkout with a work tree"
+	is_kernel_tree "$src_top" || die 65 "$src_top: not a Linux kernel tree"
+	src_commit=$(git -C "$src_top" rev-parse -q --verify 'HEAD^{commit}') ||
+		die 65 "$src_top: no commit yet"
+	src_dirty=$(git -C "$src_top" status --porcelain --untracked-files=normal 2>/dev/null | head -n 5)
+	if [ -n "$src_dirty" ]; then
+		echo "setup-tree: warning: $src_top has uncommitted changes; they stay as they are and are not part of the campaign, which runs on commit $(echo "$src_commit" | cut -c1-12):" >&2
+		echo "$src_dirty" | sed 's/^/  /' >&2
+	fi
+fi
+
+# write_origin KIND SOURCE: TREE/.git/ro-campaign-origin (FORMATS.md)
+write_origin() {
+	printf 'key\tvalue\nkind\t%s\nversion\t%s\nsource\t%s\ncommit\t%s\n' \
+		"$1" "$(tree_version)" "$2" "$(git -C "$tree" rev-parse pristine)" \
+		>"$tree/.git/ro-campaign-origin.tmp" &&
+		mv "$tree/.git/ro-campaign-origin.tmp" "$tree/.git/ro-campaign-origin" ||
+		die 70 "cannot write $tree/.git/ro-campaign-origin"
+}
+
+# from_src: fetch SRC's commit into TREE and make it the new pristine.
+from_src() {
+	gitc fetch -q --no-tags "$src_top" HEAD ||
+		die 70 "cannot fetch $src_commit from $src_top"
+	gitc checkout -q --detach "$src_commit" ||
+		die 70 "cannot check out $src_commit in $tree"
+	gitc tag -f pristine >/dev/null
+}
+
+recorded_source() {
+	awk -F '\t' '$1 == "commit" { print $2 }' "$tree/.git/ro-campaign-origin" 2>/dev/null
+}
+
 if [ -d "$tree/.git" ] && [ -f "$tree/.git/ro-campaign-core" ]; then
 	is_kernel_tree "$tree" || die 65 "$tree: a git repository but not a kernel tree"
-	if [ "$(cat "$tree/.git/ro-campaign-core")" = "$core_hash" ]; then
-		echo "setup-tree: $tree is ready (core series $core_hash)"
+	moved=0
+	if [ -n "$src" ] && [ "$(recorded_source)" != "$src_commit" ]; then
+		moved=1
+	fi
+	pick_series "$(tree_version)"
+	core_hash=$(core_hash_of)
+	if [ $moved -eq 0 ] && [ "$(cat "$tree/.git/ro-campaign-core")" = "$core_hash" ]; then
+		echo "setup-tree: $tree is ready: Linux $(tree_version), core series $(basename "$series_dir") ($core_hash)"
 		exit 0
 	fi
-	echo "setup-tree: core series changed, re-applying onto pristine"
+	if [ $moved -eq 1 ]; then
+		echo "setup-tree: $src_top moved to $(echo "$src_commit" | cut -c1-12); re-applying the core series onto it"
+	else
+		echo "setup-tree: core series changed, re-applying onto pristine"
+	fi
 	refuse_dirty
 	gitc reset -q --hard
 	gitc clean -q -fd
 	gitc checkout -q --detach pristine
+	[ $moved -eq 0 ] || from_src
 elif [ -e "$tree" ] && [ -n "$(ls -A "$tree" 2>/dev/null)" ]; then
 	if [ -d "$tree/.git" ] && is_kernel_tree "$tree" &&
 	   git -C "$tree" rev-parse -q --verify pristine >/dev/null; then
@@ -83,11 +182,27 @@ elif [ -e "$tree" ] && [ -n "$(ls -A "$tree" 2>/dev/null)" ]; then
 		gitc reset -q --hard
 		gitc clean -q -fd
 		gitc checkout -q --detach pristine
+		[ -z "$src" ] || from_src
 	else
 		die 65 "$tree exists but is not a tree prepared by ro-campaign; move it away or set TREE="
 	fi
+elif [ -n "$src" ]; then
+	parent=$(dirname "$tree")
+	mkdir -p "$parent" || die 70 "cannot create $parent"
+	tmp=$(mktemp -d "$parent/.clone.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT INT TERM
+	echo "setup-tree: cloning $src_top (objects shared, nothing written to it)"
+	git clone -q --shared --no-checkout --no-tags "$src_top" "$tmp/linux" ||
+		die 70 "git clone --shared $src_top failed"
+	[ ! -d "$tree" ] || rmdir "$tree"
+	mv "$tmp/linux" "$tree"
+	rm -rf "$tmp"
+	trap - EXIT INT TERM
+	echo "setup-tree: checking out $(echo "$src_commit" | cut -c1-12)"
+	gitc checkout -q --detach "$src_commit" || die 70 "cannot check out $src_commit in $tree"
+	gitc tag -f pristine >/dev/null
 else
-	[ -f "$tarball" ] || die 65 "$tarball: no such file (install linux-source-6.1, or set TARBALL=)"
+	[ -f "$tarball" ] || die 65 "$tarball: no such file (install linux-source-$KERNEL_HINT, or set TARBALL=)"
 	xz -t "$tarball" 2>/dev/null || die 65 "$tarball: corrupt or not an xz archive"
 	parent=$(dirname "$tree")
 	mkdir -p "$parent"
@@ -107,20 +222,27 @@ else
 	# The tarball ships no .gitignore for generated dirs we add; keep
 	# git's view identical to the tarball's.
 	gitc add -A -f .
-	gitc commit -q -m "Pristine $(make -s -C "$tree" kernelversion 2>/dev/null || echo linux-source-6.1)"
+	gitc commit -q -m "Pristine $(tree_version) ($(basename "$tarball"))"
 	gitc tag pristine
 fi
 
-n=0
-grep -v '^#' "$series" | while read -r p; do
+if [ -n "$src" ]; then
+	write_origin git "$src_top"
+else
+	write_origin tarball "$(basename "$tarball")"
+fi
+pick_series "$(tree_version)"
+core_hash=$(core_hash_of)
+grep -v '^#' "$series_dir/series" | while read -r p; do
 	[ -n "$p" ] || continue
 	[ -f "$series_dir/$p" ] || die 65 "$series_dir/$p: listed in series but missing"
-	gitc am -q --keep-cr "$(cd "$series_dir" && pwd)/$p" || {
+	gitc am -q --3way --keep-cr "$(cd "$series_dir" && pwd)/$p" >"$tree/.git/ro-campaign-am.log" 2>&1 || {
+		sed -n '1,12s/^/  /p' "$tree/.git/ro-campaign-am.log" >&2
 		gitc am --abort 2>/dev/null || true
-		die 65 "$series_dir/$p: does not apply to the pristine tree"
+		die 65 "$series_dir/$p: does not apply to Linux $(tree_version) (the series is for $(basename "$series_dir")).  To port it: cd $tree && git am --3way $(cd "$series_dir" && pwd)/$p, resolve, git am --continue, then git format-patch -o setup/core/VERSION pristine.. and list the files in setup/core/VERSION/series"
 	}
-done
-n=$(grep -vc '^#\|^$' "$series" || true)
+done || exit $?
+n=$(grep -vc '^#\|^$' "$series_dir/series" || true)
 gitc tag -f core >/dev/null
 echo "$core_hash" > "$tree/.git/ro-campaign-core"
-echo "setup-tree: $tree ready: pristine + $n core patch(es) (series $core_hash)"
+echo "setup-tree: $tree ready: Linux $(tree_version), pristine + $n core patch(es) from $series_dir (series $core_hash)"

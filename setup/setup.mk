@@ -8,7 +8,7 @@ SETUP_FORCE ?= 0
 .PHONY: tree bench-core
 tree:
 	@sh setup/setup-tree.sh $(if $(filter 1,$(SETUP_FORCE)),--force) \
-		"$(TARBALL)" "$(TREE)" setup/core
+		$(if $(USER_TREE),--from-git "$(USER_TREE)") "$(TARBALL)" "$(TREE)" setup/core
 
 # Boot+suite time with ro_after_init=warn against the default mode.
 CORE_BENCH_RUNS ?= 3
