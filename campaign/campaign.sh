@@ -136,6 +136,20 @@ for d in $scope; do
 	[ -e "$tree/$d" ] || die 65 "scope entry '$d' does not exist in $tree"
 done
 
+# The kernel the campaign runs on, from setup's origin file (FORMATS.md).
+origin=$tree/.git/ro-campaign-origin
+origin_val() {
+	awk -F '\t' -v k="$1" '$1 == k { print $2 }' "$origin" 2>/dev/null
+}
+kver=$(origin_val version)
+[ -n "$kver" ] || kver=$(make -s -C "$tree" kernelversion 2>/dev/null | tail -n 1)
+if [ "$(origin_val kind)" = git ]; then
+	kernel_line="Linux $kver, $(origin_val source) at $(origin_val commit | cut -c1-12)"
+else
+	kernel_line="Linux $kver ($(origin_val source))"
+fi
+echo "campaign: kernel: $kernel_line" >&2
+
 cdir=$work/campaign/$name
 mkdir -p "$cdir/.stamps" || die 70 "cannot create $cdir"
 vtree=${VTREE:-$work/vtree}
@@ -368,6 +382,7 @@ total=$(($(date +%s) - t_start))
 nfiles=$(wc -l <"$cdir/facts/files.txt" 2>/dev/null || echo 0)
 {
 	echo "ro-campaign summary: $name (scope '${scope:-whole tree}', profile $profile)"
+	echo "kernel:         $kernel_line"
 	echo "files scanned:  $nfiles (the scope and the files that mention its globals)"
 	echo "candidates:     $cands_line"
 	echo "validated:      $verdicts"
