@@ -4,7 +4,7 @@
 
 PROGRAMS += patches/queue
 QUEUE_SRCS := $(addprefix patches/,queue.c queue-join.c queue-writers.c \
-	queue-msg.c queue-plan.c queue-maint.c queue-prefix.c)
+	queue-msg.c queue-plan.c queue-base.c queue-maint.c queue-prefix.c)
 
 patches/queue: $(QUEUE_SRCS) $(wildcard patches/queue-*.h) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(QUEUE_SRCS) $(LIB)
@@ -19,20 +19,32 @@ patches/queue: $(QUEUE_SRCS) $(wildcard patches/queue-*.h) $(LIB)
 # MAX_VARS's default is in lib/defaults.h.
 # make queue-check-boot: build the queued tree in PROFILE and boot it;
 # QUEUE_BOOT_IN_TREE=1 builds it in TREE (warm objects, TREE restored).
+# make queue-check-bisect: each patch alone on core, built in PROFILE and
+# booted (QUEUE_BISECT_SAMPLE=N: N of them, evenly spaced; 0 all);
+# QUEUE_BOOT_IN_TREE=1 as above.  The README says which were checked.
+# QUEUE_MAX_PATCHES caps the patches per posting (default 15, queue --help).
 QJOURNAL    ?= $(VJOURNAL)
 QCANDIDATES ?= $(if $(CANDIDATES),$(CANDIDATES),$(CAND_DIR)/candidates.tsv)
 QUEUE_DIR   ?= $(WORK)/queue
 QUEUE_DROP_UNCLEAN ?= 0
 QUEUE_ALLOW_BUILT ?= 0
+QUEUE_BISECT_SAMPLE ?= 0
+QUEUE_MAX_PATCHES ?=
 MAX_VARS    ?=
 
-.PHONY: queue queue-check-boot
+.PHONY: queue queue-check-boot queue-check-bisect
 queue: patches/queue
 	QUEUE_DROP_UNCLEAN=$(QUEUE_DROP_UNCLEAN) MAX_VARS=$(MAX_VARS) \
 		QUEUE_ALLOW_BUILT=$(QUEUE_ALLOW_BUILT) \
+		QUEUE_MAX_PATCHES=$(QUEUE_MAX_PATCHES) \
 		sh patches/queue.sh "$(QJOURNAL)" "$(QCANDIDATES)" "$(TREE)" \
 		"$(WORK)" "$(QUEUE_DIR)"
 
 queue-check-boot: programs
 	ACCEL=$(ACCEL) sh patches/queue-boot.sh $(if $(filter 1,$(QUEUE_BOOT_IN_TREE)),--in-tree) \
+		"$(QUEUE_DIR)" "$(TREE)" "$(WORK)" $(PROFILE)
+
+queue-check-bisect: programs
+	ACCEL=$(ACCEL) sh patches/queue-bisect.sh $(if $(filter 1,$(QUEUE_BOOT_IN_TREE)),--in-tree) \
+		--sample "$(QUEUE_BISECT_SAMPLE)" \
 		"$(QUEUE_DIR)" "$(TREE)" "$(WORK)" $(PROFILE)

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * queue-msg: the prose of the commit messages and the cover letters
- * (Documentation/process/researcher-guidelines.rst): what and why it
- * helps, why it is safe (every writer with file:line), how it was found,
- * the base, and how it was tested (the journal's evidence).
+ * queue-msg: the prose of the commit messages and the cover letters.
+ *
+ * A commit message is a few short paragraphs
+ * (Documentation/process/submitting-patches.rst, researcher-guidelines.rst):
+ * what changes and why it helps, why it is safe (the writers, named),
+ * how it was found, and how it was tested, naming the evidence level.
+ * The evidence itself, every writer with file:line and how it is
+ * init-only, the finder's verdict and the validation's items, goes below
+ * the --- line (the patch's "notes"), where git am drops it and the
+ * reviewer still reads it; so does the base.
  *
  * Text from the inputs is quoted either in indented bullets (writers,
  * journal evidence) or, for the few short fields that sit in a plain
@@ -38,13 +44,15 @@ static size_t nnames(struct var **v, size_t n)
 	return d;
 }
 
-/* "a, b and c", each name once. */
-static void names_list(struct sb *s, struct var **v, size_t n)
+/* "a, b and c", each name once; only those of level LEVEL if >= 0. */
+static void names_list(struct sb *s, struct var **v, size_t n, int level)
 {
-	size_t i, k = 0, d = nnames(v, n);
+	size_t i, k = 0, d = 0;
 
+	for (i = 0; i < n; i++)
+		d += !seen(v, i) && (level < 0 || (int)v[i]->level == level);
 	for (i = 0; i < n; i++) {
-		if (seen(v, i))
+		if (seen(v, i) || (level >= 0 && (int)v[i]->level != level))
 			continue;
 		if (k)
 			sb_add(s, k + 1 == d ? " and " : ", ");
@@ -66,7 +74,7 @@ static char *patch_subject(struct var **v, size_t n)
 
 	sb_init(&s);
 	sb_addf(&s, "%s: Mark ", v[0]->prefix);
-	names_list(&s, v, n);
+	names_list(&s, v, n, -1);
 	sb_add(&s, " as __ro_after_init");
 	if (s.len > WIDTH) {
 		s.len = 0;
@@ -117,31 +125,21 @@ static void evidence_item(struct sb *t, const struct ev_item *it)
 	}
 }
 
-/*
- * The journal's evidence as bullets, indented: never a line of its own.
- * ALL: every item; else only those the level's paragraph did not say
- * (the exercises, and anything unknown).  Returns the bullets written.
- */
-static int evidence_items(struct sb *s, const char *evidence, int all)
+/* The journal's evidence as bullets, indented: never a line of its own. */
+static void evidence_items(struct sb *s, const char *evidence)
 {
 	struct ev_item *it;
-	int n = ev_items_parse(evidence, &it), i, k = 0;
+	int n = ev_items_parse(evidence, &it), i;
 	struct sb t;
 
 	sb_init(&t);
 	for (i = 0; i < n; i++) {
-		if (!all && (!strcmp(it[i].key, "built") ||
-			     !strcmp(it[i].key, "booted") ||
-			     !strcmp(it[i].key, "cycled")))
-			continue;
 		t.len = 0;
 		evidence_item(&t, &it[i]);
 		sb_wrap(s, t.buf, "  - ", "    ", WIDTH);
-		k++;
 	}
 	sb_free(&t);
 	ev_items_free(it, n);
-	return k;
 }
 
 static int same_validation(const struct var *a, const struct var *b)
@@ -151,129 +149,266 @@ static int same_validation(const struct var *a, const struct var *b)
 		!strcmp(a->config_hash, b->config_hash);
 }
 
-/*
- * How V was tested, its level named: a paragraph (WHO names the
- * variable, NULL for the patch's first validation), then the journal's
- * evidence as bullets.
- */
-static void level_para(struct sb *s, const struct plan_opts *o,
-		       const struct var *v, const char *who)
+/* ---- why it is safe, in a sentence or two ------------------------------ */
+
+struct fn {
+	const char *func, *file;
+	enum wkind kind;
+};
+
+/* "f()", "f() and g()", "f(), g() and h()": the functions of KIND. */
+static size_t fn_list(struct sb *s, const struct fn *f, size_t n, int init)
 {
-	struct sb t, items;
-	int all = v->level != EV_LEVEL_EXERCISED &&
-		  v->level != EV_LEVEL_MODULE_CYCLED;
-	int nitems;
+	size_t i, k = 0, d = 0;
 
-	sb_init(&t);
-	sb_init(&items);
-	nitems = evidence_items(&items, v->evidence, all);
-	if (who)
-		sb_addf(&t, "How %s was tested", who);
-	else
-		sb_add(&t, "How it was tested");
-	sb_addf(&t, " (level: %s): ", ev_level_name(v->level));
-	if (v->level == EV_LEVEL_EXERCISED)
-		sb_addf(&t, "built into vmlinux in ro-campaign's %s profile (x86_64, config_hash=%s, validation batch %s, with the other conversions of that batch), then booted under QEMU with ro_after_init=warn, which reported no write, and again with the protection on, each time through the exercise suite (a boot counted only if the lkdtm WRITE_RO_AFTER_INIT control write was caught in it)",
-			o->profile, v->config_hash, v->batch);
-	else if (v->level == EV_LEVEL_MODULE_CYCLED)
-		sb_addf(&t, "built as the module %s in ro-campaign's %s profile (x86_64, config_hash=%s, validation batch %s), then booted under QEMU with ro_after_init=warn, which reported no write, and again with the protection on; in each boot %s was loaded, its init returned 0, and it was unloaded",
-			v->module, o->profile, v->config_hash, v->batch,
-			v->module);
-	else
-		sb_addf(&t, "only compiled, not booted through its code. In ro-campaign's %s profile (x86_64, config_hash=%s, validation batch %s) the symbol is in .data..ro_after_init, but no validation boot ran the code that uses it, so the change is not tested at run time",
-			o->profile, v->config_hash, v->batch);
-	sb_add(&t, nitems ? ":" : ".");
-	sb_wrap(s, t.buf, "", "", WIDTH);
-	sb_add(s, items.buf);
-	sb_free(&t);
-	sb_free(&items);
-}
-
-/* How each distinct validation of V[0..N-1] was tested. */
-static void how_tested(struct sb *s, const struct plan_opts *o,
-		       struct var **v, size_t n)
-{
-	size_t i, k;
-
-	level_para(s, o, v[0], NULL);
-	for (i = 1; i < n; i++) {
-		for (k = 0; k < i && !same_validation(v[k], v[i]); k++)
-			;
-		if (k < i)
+	for (i = 0; i < n; i++)
+		d += (f[i].kind == WK_INIT) == init;
+	for (i = 0; i < n; i++) {
+		if ((f[i].kind == WK_INIT) != init)
 			continue;
-		sb_addc(s, '\n');
-		level_para(s, o, v[i], v[i]->name);
+		if (k)
+			sb_add(s, k + 1 == d ? " and " : ", ");
+		sb_addf(s, "%s()", f[i].func);
+		k++;
 	}
+	return d;
 }
 
-/* Why it is safe: every writer of each variable, as bullets. */
+/*
+ * "It is written only by f(), which is __init." and so on: the writer
+ * functions of V[0..N-1], named when they are few, else counted; the
+ * file-scope writers in words; and where the list is.
+ */
 static void why_safe(struct sb *s, const struct plan_opts *o, struct var **v,
 		     size_t n)
 {
-	const char *indent = n > 1 ? "    " : "  ";
+	size_t nf = 0, cap = 8, i, k, ninit, nother;
+	struct fn *f = xmalloc(cap * sizeof(*f));
+	struct sb t, scope;
+	long more = 0;
+	int many = nnames(v, n) > 1, nscope = 0;
+
+	sb_init(&t);
+	sb_init(&scope);
+	for (i = 0; i < n; i++) {
+		int j;
+
+		more += v[i]->more;
+		for (j = 0; j < v[i]->nw; j++) {
+			const struct ev_writer *w = &v[i]->w[j];
+			size_t def;
+			enum wkind kind = writer_kind(o->tree, w, &def);
+
+			if (kind == WK_FILE_SCOPE) {
+				sb_add(&scope, nscope++ ? "; " : "");
+				file_scope_words(&scope, w);
+				continue;
+			}
+			for (k = 0; k < nf; k++)
+				if (!strcmp(f[k].func, w->func) &&
+				    !strcmp(f[k].file, w->file))
+					break;
+			if (k < nf)
+				continue;
+			if (nf == cap) {
+				cap *= 2;
+				f = xrealloc(f, cap * sizeof(*f));
+			}
+			f[nf].func = w->func;
+			f[nf].file = w->file;
+			f[nf++].kind = kind;
+		}
+	}
+	describe_done();
+	for (i = ninit = 0; i < nf; i++)
+		ninit += f[i].kind == WK_INIT;
+	nother = nf - ninit;
+	sb_add(&t, many ? "They are" : "It is");
+	if (!nf) {
+		sb_add(&t, " written by no function");
+	} else if (nf <= 4) {
+		sb_add(&t, " written only by ");
+		if (ninit) {
+			fn_list(&t, f, nf, 1);
+			sb_add(&t, ninit > 1 ? ", which are __init" :
+			       ", which is __init");
+		}
+		if (ninit && nother)
+			sb_add(&t, ", and by ");
+		if (nother) {
+			fn_list(&t, f, nf, 0);
+			sb_add(&t, nother > 1 ?
+			       ", which are called only from init-only code" :
+			       ", which is called only from init-only code");
+		}
+	} else {
+		sb_addf(&t, " written in %zu functions, all init-only: ", nf);
+		if (ninit)
+			sb_addf(&t, "%zu %s __init", ninit,
+				ninit > 1 ? "are" : "is");
+		if (ninit && nother)
+			sb_add(&t, " and ");
+		if (nother)
+			sb_addf(&t, "%zu %s called only from init-only code",
+				nother, nother > 1 ? "are" : "is");
+	}
+	sb_add(&t, ".");
+	if (nscope)
+		sb_addf(&t, " Besides, %s %s.", many ? "they are" : "it is",
+			scope.buf);
+	if (more)
+		sb_addf(&t, " The finder counted %ld more writes, all in init-only code.",
+			more);
+	sb_addf(&t, " Nothing that runs after init writes %s; every writer is listed below the commit message.",
+		many ? "them" : "it");
+	sb_wrap(s, t.buf, "", "", WIDTH);
+	sb_free(&t);
+	sb_free(&scope);
+	free(f);
+}
+
+/* ---- how it was tested --------------------------------------------------- */
+
+/* The module of the first variable of level module-cycled. */
+static const char *first_module(struct var **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i]->level == EV_LEVEL_MODULE_CYCLED && v[i]->module)
+			return v[i]->module;
+	return "?";
+}
+
+/* One paragraph per level present: what it means, in words. */
+static void how_tested(struct sb *s, struct var **v, size_t n)
+{
+	unsigned int levels = 0;
+	size_t i;
+	int k, nlevels = 0;
+	struct sb t;
+
+	for (i = 0; i < n; i++)
+		levels |= 1u << v[i]->level;
+	for (k = 0; k < EV_LEVEL_NR; k++)
+		nlevels += !!(levels & (1u << k));
+	sb_init(&t);
+	for (k = EV_LEVEL_EXERCISED; k < EV_LEVEL_NR; k++) {
+		if (!(levels & (1u << k)))
+			continue;
+		t.len = 0;
+		if (nlevels > 1) {
+			names_list(&t, v, n, k);
+			sb_add(&t, ": t");
+		} else {
+			sb_add(&t, "T");
+		}
+		sb_addf(&t, "ested (level: %s): ", ev_level_name(k));
+		if (k == EV_LEVEL_EXERCISED)
+			sb_addf(&t, "built into an x86_64 vmlinux and booted under QEMU with ro_after_init=warn, which reported no write, and with the protection on, each time through suspend/resume, CPU hotplug, module and sysfs/sysctl exercises.");
+		else if (k == EV_LEVEL_MODULE_CYCLED)
+			sb_addf(&t, "built as the module %s (x86_64), which was loaded under QEMU, its init returning 0, and unloaded, with ro_after_init=warn, which reported no write, and with the protection on.",
+				first_module(v, n));
+		else
+			sb_addf(&t, "only compiled (x86_64): the symbol is in .data..ro_after_init, but no boot ran the code that uses it, so the change is not tested at run time.");
+		sb_addc(s, '\n');
+		sb_wrap(s, t.buf, "", "", WIDTH);
+	}
+	sb_free(&t);
+}
+
+/* ---- below the --- line ------------------------------------------------- */
+
+/* Every writer of each variable, with the finder's verdict. */
+static void notes_writers(struct sb *s, const struct plan_opts *o,
+			  struct var **v, size_t n)
+{
 	struct sb t;
 	size_t i;
 	int k;
 
 	sb_init(&t);
-	if (n > 1)
-		sb_add(&t, "Why this is safe: in the whole tree, every write to each of them is made by init-only code:");
-	else
-		sb_addf(&t, "Why this is safe: in the whole tree, every write to %s (%s:%ld) is made by init-only code:",
-			v[0]->name, v[0]->file, v[0]->line);
-	sb_addc(s, '\n');
-	sb_wrap(s, t.buf, "", "", WIDTH);
 	for (i = 0; i < n; i++) {
-		sb_addc(s, '\n');
-		if (n > 1)
-			sb_addf(s, "  %s (%s:%ld):\n", v[i]->name, v[i]->file,
-				v[i]->line);
+		t.len = 0;
+		sb_addf(&t, "Writers of %s (%s:%ld), all init-only (finder: \"%s\", confidence %s):",
+			v[i]->name, v[i]->file, v[i]->line, v[i]->reason,
+			v[i]->conf);
+		if (i)
+			sb_addc(s, '\n');
+		sb_wrap(s, t.buf, "", "", WIDTH);
 		for (k = 0; k < v[i]->nw; k++)
-			describe_writer(s, o->tree, &v[i]->w[k], indent);
+			describe_writer(s, o->tree, &v[i]->w[k], "  ");
 		if (v[i]->more)
-			describe_more(s, v[i]->more, indent);
+			describe_more(s, v[i]->more, "  ");
 	}
 	describe_done();
 	sb_free(&t);
 }
 
-void commit_msg(struct sb *s, const struct plan_opts *o, struct var **v,
-		size_t n)
+/* The validation of each distinct (evidence, batch, config) of V. */
+static void notes_validation(struct sb *s, const struct plan_opts *o,
+			     struct var **v, size_t n)
+{
+	size_t i, k, ndist = 0;
+	struct sb t;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && !same_validation(v[k], v[i]); k++)
+			;
+		ndist += k == i;
+	}
+	sb_init(&t);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && !same_validation(v[k], v[i]); k++)
+			;
+		if (k < i)
+			continue;
+		t.len = 0;
+		sb_add(&t, "Validation");
+		if (ndist > 1)
+			sb_addf(&t, " of %s", v[i]->name);
+		sb_addf(&t, " (level: %s): ro-campaign's %s profile, x86_64, config_hash %s, batch %s; a boot counted only if the lkdtm WRITE_RO_AFTER_INIT control write was caught in it:",
+			ev_level_name(v[i]->level), o->profile,
+			v[i]->config_hash, v[i]->batch);
+		sb_addc(s, '\n');
+		sb_wrap(s, t.buf, "", "", WIDTH);
+		evidence_items(s, v[i]->evidence);
+	}
+	sb_free(&t);
+}
+
+void commit_msg(struct sb *s, struct sb *notes, const struct plan_opts *o,
+		struct var **v, size_t n)
 {
 	char *subj = patch_subject(v, n);
-	size_t i, d = nnames(v, n);
+	size_t d = nnames(v, n);
 	struct sb t;
 
 	sb_init(&t);
 	sb_addf(s, "%s\n\n", subj);
-	names_list(&t, v, n);
-	sb_addf(&t, " %s written only while the kernel initializes and only read after that. Mark %s __ro_after_init, so that %s placed in .data..ro_after_init, which mark_rodata_ro() makes read-only once init is done: a stray or malicious write after boot then faults instead of silently changing %s.",
+	names_list(&t, v, n, -1);
+	sb_addf(&t, " %s set during boot and only read after that. Mark %s __ro_after_init, so that %s made read-only once init is done: a stray write later faults instead of silently changing %s.",
 		d > 1 ? "are" : "is", d > 1 ? "them" : "it",
 		d > 1 ? "they are" : "it is", d > 1 ? "them" : "it");
 	sb_wrap(s, t.buf, "", "", WIDTH);
+	sb_addc(s, '\n');
 	why_safe(s, o, v, n);
 	sb_addc(s, '\n');
-	sb_wrap(s, "A function is init-only if it is __init, or if it is static, its address is never taken and all its callers are init-only (a fixpoint over the call graph of the whole tree). Writes are assignments, compound assignments, increments, stores to members and elements, memcpy()-like calls and inline asm outputs; taking the address counts as a write unless the use is provably read-only, and a module parameter or sysctl entry with a write bit disqualifies a variable.",
+	sb_wrap(s, "Found with ro-campaign, which uses Coccinelle to find the global variables that only init-only code writes, in the whole tree.",
 		"", "", WIDTH);
-	sb_addc(s, '\n');
-	t.len = 0;
-	sb_add(&t, "How it was found: the ro-campaign finder (Coccinelle rules that print definition, write, call and parameter facts, and a C aggregator that reasons over the whole tree), rule ro_after_init: at least one write, and every write in init-only code. Its verdict:");
-	for (i = 0; i < n; i++)
-		sb_addf(&t, "%s%s%s\"%s\" (confidence %s)%s", i ? " " : " ",
-			n > 1 ? v[i]->name : "", n > 1 ? ": " : "",
-			v[i]->reason, v[i]->conf, i + 1 < n ? ";" : ".");
-	sb_wrap(s, t.buf, "", "", WIDTH);
-	sb_addc(s, '\n');
-	sb_wrap(s, o->base, "", "", WIDTH);
-	sb_addc(s, '\n');
-	how_tested(s, o, v, n);
+	how_tested(s, v, n);
 	sb_addf(s, "\nSigned-off-by: %s\n", o->signoff);
+
+	notes_writers(notes, o, v, n);
+	notes_validation(notes, o, v, n);
+	sb_addc(notes, '\n');
+	base_lines(notes, &o->base);
 	sb_free(&t);
 	free(subj);
 }
 
-void cover_blurb(struct sb *s, const struct plan_opts *o, const char *area,
-		 size_t n, size_t np, const char *rows, size_t wvar,
+void cover_blurb(struct sb *s, const struct plan_opts *o,
+		 const struct posting *p, const char *rows, size_t wvar,
 		 size_t wloc, unsigned int levels)
 {
 	static const char *const meaning[EV_LEVEL_NR] = {
@@ -281,13 +416,25 @@ void cover_blurb(struct sb *s, const struct plan_opts *o, const char *area,
 		[EV_LEVEL_MODULE_CYCLED] = "module-cycled = built as a module that was loaded (its init returned 0) and unloaded in the same two boots;",
 		[EV_LEVEL_BUILT] = "built = only compiled: the symbol is in .data..ro_after_init, but no boot ran its code;",
 	};
-	char *t = xasprintf("This series marks %zu variable%s of %s (MAINTAINERS) as __ro_after_init, in %zu patch%s, one per file. Each of them is written only by init-only code and read after that; each patch lists every writer with its file and line and says how it was shown to be init-only.",
-			    n, n > 1 ? "s" : "", area, np, np > 1 ? "es" : "");
+	char *t = xasprintf("This series marks %zu variable%s of %s (MAINTAINERS) as __ro_after_init, in %zu patch%s, one per file. Each of them is written only by init-only code and only read after init; once it is marked, a stray write after boot faults instead of silently changing it.",
+			    p->nvars, p->nvars > 1 ? "s" : "", p->area,
+			    p->npatches, p->npatches > 1 ? "es" : "");
 	struct sb l;
 	int k;
 
 	sb_wrap(s, t, "", "", WIDTH);
 	free(t);
+	if (p->parts > 1) {
+		t = xasprintf("This is part %u of %u: the area has %zu such variables in %zu patches, sent as %u postings of at most %d patches each, one after the other (Documentation/process/submitting-patches.rst: \"only post say 15 or so at a time\").",
+			      p->part, p->parts, p->area_nvars,
+			      p->area_npatches, p->parts, o->max_patches);
+		sb_addc(s, '\n');
+		sb_wrap(s, t, "", "", WIDTH);
+		free(t);
+	}
+	sb_addc(s, '\n');
+	sb_wrap(s, "They were found with ro-campaign: Coccinelle rules list every write to a global variable in the whole tree (assignments, compound assignments, increments, stores to members and elements, memcpy()-like calls, inline asm outputs, and the address taken unless the use is provably read-only), and a whole-tree pass keeps the variables that only init-only code writes. A function is init-only if it is __init, or if it is static, its address is never taken and all its callers are init-only (a fixpoint over the call graph). A module parameter or sysctl entry with a write bit disqualifies a variable.",
+		"", "", WIDTH);
 	sb_addc(s, '\n');
 	sb_init(&l);
 	sb_add(&l, "Validation levels:");
@@ -302,8 +449,8 @@ void cover_blurb(struct sb *s, const struct plan_opts *o, const char *area,
 		(int)wloc, "file:line", "level");
 	sb_add(s, rows);
 	sb_addc(s, '\n');
-	sb_wrap(s, "Found by the ro-campaign finder (Coccinelle facts and a whole-tree C aggregator) and validated by booting batches of conversions under QEMU; see the patches for the details.",
+	sb_wrap(s, "Each patch lists, below its commit message, every writer with its file and line and how it is init-only, and the evidence of its validation.",
 		"", "", WIDTH);
 	sb_addc(s, '\n');
-	sb_wrap(s, o->base, "", "", WIDTH);
+	sb_addf(s, "Base: %s\n", o->base.text);
 }

@@ -4,12 +4,16 @@
  *
  * The accepted variables (queue-join.c) are grouped by MAINTAINERS area;
  * the areas become series (sorted by area name), the files patches
- * (sorted by path, at most max_vars variables each).  Output:
+ * (sorted by path, at most max_vars variables each); an area of more than
+ * max_patches patches is split into postings of about equal size.  Output:
  *   README                     counts per area, what was not queued
  *   .plan/date                 the newest journal time: the commit date
- *   .plan/areas.tsv            dir, area, prefix, patches, variables
+ *   .plan/base.tsv             key value: kind, version, commit of the base
+ *   .plan/areas.tsv            dir, area, prefix, patches, variables,
+ *                              part, parts: one row per posting
  *   .plan/DIR/NNNN.list        file, line, name: the annotation list
  *   .plan/DIR/NNNN.msg         the commit message
+ *   .plan/DIR/NNNN.notes       what goes below its --- line
  *   .plan/DIR/files            the files of the series (get_maintainer)
  *   .plan/DIR/cover.subject    the cover letter's subject
  *   .plan/DIR/cover.blurb      the cover letter's text
@@ -82,81 +86,194 @@ static void make_dir(const char *dir)
 		    strerror(errno));
 }
 
-/* The series of the N variables V of one area, its row in AREAS. */
-static void write_series(const struct plan_opts *o, const char *plan,
-			 struct var *v, size_t n, unsigned int num,
-			 struct sb *areas)
-{
-	char *name = slug(v[0].sec->name, num), *dir, *pfx;
-	struct sb msg, list, files, cover, row;
-	size_t i, j, k, np = 0, wvar = 8, wloc = 9;
-	unsigned int levels = 0;
-	struct var **unit = xmalloc(n * sizeof(*unit));
+/* A patch: the variables V[first .. first + n) of one file. */
+struct unit {
+	size_t first, n;
+};
 
-	dir = xasprintf("%s/%s", plan, name);
+/*
+ * The patches of the N variables V of one area: one per file, at most
+ * max_vars variables each.  Returns the count; *OUT gets them.
+ */
+static size_t make_units(const struct plan_opts *o, struct var *v, size_t n,
+			 struct unit **out)
+{
+	struct unit *u = xmalloc((n + 1) * sizeof(*u));
+	size_t i, j, nu = 0;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && j - i < (size_t)o->max_vars &&
+		     !strcmp(v[j].file, v[i].file); j++)
+			;
+		u[nu].first = i;
+		u[nu++].n = j - i;
+	}
+	*out = u;
+	return nu;
+}
+
+/*
+ * Where each posting of NU patches U starts: the fewest postings of at
+ * most max_patches, k = ceil(NU / max), of about equal size (posting j
+ * ends near (j + 1) * NU / k).  A posting runs on past its share rather
+ * than split the patches of one file, but never past max_patches.
+ * Returns the count; START[j] is the first patch of posting j, and
+ * START[count] = NU.
+ */
+static unsigned int split_postings(const struct plan_opts *o, struct var *v,
+				   const struct unit *u, size_t nu,
+				   size_t *start)
+{
+	size_t max = (size_t)o->max_patches, k, cur = 0, i;
+	unsigned int parts = 0;
+
+	k = (nu + max - 1) / max;
+	start[parts++] = 0;
+	for (i = 0; i < nu; i++) {
+		size_t end = (parts * nu + k - 1) / k;
+
+		if (cur && (cur >= max || (parts < k && i >= end &&
+		    strcmp(v[u[i].first].file, v[u[i - 1].first].file)))) {
+			start[parts++] = i;
+			cur = 0;
+		}
+		cur++;
+	}
+	start[parts] = nu;
+	return parts;
+}
+
+/*
+ * Posting P (patches U[0..NU-1] of the variables V) into PLAN/NAME/:
+ * the annotation lists, commit messages and notes of its patches, its
+ * files, the cover letter's subject and text; its row in AREAS.
+ */
+static void write_posting(const struct plan_opts *o, const char *plan,
+			  const char *name, struct var *v,
+			  const struct unit *u, size_t nu,
+			  const struct posting *p, const char *pfx,
+			  struct sb *areas)
+{
+	char *dir = xasprintf("%s/%s", plan, name);
+	struct sb msg, notes, list, files, cover, row;
+	size_t i, k, nv = 0, wvar = 8, wloc = 9;
+	unsigned int levels = 0;
+	struct var **unit;
+
 	make_dir(dir);
 	sb_init(&msg);
+	sb_init(&notes);
 	sb_init(&list);
 	sb_init(&files);
 	sb_init(&cover);
 	sb_init(&row);
-	for (i = 0; i < n; i++) {
-		size_t l = strlen(v[i].file) + 12;
+	for (i = 0; i < nu; i++) {
+		for (k = u[i].first; k < u[i].first + u[i].n; k++) {
+			size_t l = strlen(v[k].file) + 12;
 
-		if (strlen(v[i].name) > wvar)
-			wvar = strlen(v[i].name);
-		if (l > wloc)
-			wloc = l;
+			if (strlen(v[k].name) > wvar)
+				wvar = strlen(v[k].name);
+			if (l > wloc)
+				wloc = l;
+		}
+		nv += u[i].n;
 	}
-	for (i = 0; i < n; i = j) {
+	unit = xmalloc((nv + 1) * sizeof(*unit));
+	for (i = 0; i < nu; i++) {
+		const struct var *f = &v[u[i].first];
 		char fname[32];
 
-		for (j = i; j < n && j - i < (size_t)o->max_vars &&
-		     !strcmp(v[j].file, v[i].file); j++)
-			unit[j - i] = &v[j];
-		np++;
+		for (k = 0; k < u[i].n; k++)
+			unit[k] = &v[u[i].first + k];
 		msg.len = 0;
-		commit_msg(&msg, o, unit, j - i);
-		snprintf(fname, sizeof(fname), "%04zu.msg", np);
+		notes.len = 0;
+		commit_msg(&msg, &notes, o, unit, u[i].n);
+		snprintf(fname, sizeof(fname), "%04zu.msg", i + 1);
 		put(dir, fname, &msg);
+		snprintf(fname, sizeof(fname), "%04zu.notes", i + 1);
+		put(dir, fname, &notes);
 		list.len = 0;
 		sb_add(&list, "file\tline\tname\n");
-		for (k = i; k < j; k++)
-			sb_addf(&list, "%s\t%ld\t%s\n", v[k].file, v[k].line,
-				v[k].name);
-		snprintf(fname, sizeof(fname), "%04zu.list", np);
+		for (k = 0; k < u[i].n; k++)
+			sb_addf(&list, "%s\t%ld\t%s\n", f[k].file, f[k].line,
+				f[k].name);
+		snprintf(fname, sizeof(fname), "%04zu.list", i + 1);
 		put(dir, fname, &list);
-		if (!i || strcmp(v[i].file, v[i - 1].file))
-			sb_addf(&files, "%s\n", v[i].file);
-		for (k = i; k < j; k++) {
-			char *loc = xasprintf("%s:%ld", v[k].file, v[k].line);
+		if (!i || strcmp(f->file, v[u[i - 1].first].file))
+			sb_addf(&files, "%s\n", f->file);
+		for (k = 0; k < u[i].n; k++) {
+			char *loc = xasprintf("%s:%ld", f[k].file, f[k].line);
 
-			sb_addf(&row, "  %2zu  %-*s  %-*s  %s\n", np,
-				(int)wvar, v[k].name, (int)wloc, loc,
-				ev_level_name(v[k].level));
-			levels |= 1u << v[k].level;
+			sb_addf(&row, "  %2zu  %-*s  %-*s  %s\n", i + 1,
+				(int)wvar, f[k].name, (int)wloc, loc,
+				ev_level_name(f[k].level));
+			levels |= 1u << f[k].level;
 			free(loc);
 		}
 	}
 	put(dir, "files", &files);
-	pfx = series_prefix(v, n);
 	msg.len = 0;
-	sb_addf(&msg, "%s: Mark %zu variable%s as __ro_after_init\n", pfx, n,
-		n > 1 ? "s" : "");
+	sb_addf(&msg, "%s: Mark %zu variable%s as __ro_after_init", pfx, nv,
+		nv > 1 ? "s" : "");
+	if (p->parts > 1)
+		sb_addf(&msg, " (part %u of %u)", p->part, p->parts);
+	sb_addc(&msg, '\n');
 	put(dir, "cover.subject", &msg);
-	cover_blurb(&cover, o, v[0].sec->name, n, np, row.buf, wvar, wloc,
-		    levels);
+	cover_blurb(&cover, o, p, row.buf, wvar, wloc, levels);
 	put(dir, "cover.blurb", &cover);
-	sb_addf(areas, "%s\t%s\t%s\t%zu\t%zu\n", name, v[0].sec->name, pfx,
-		np, n);
+	sb_addf(areas, "%s\t%s\t%s\t%zu\t%zu\t%u\t%u\n", name, p->area, pfx,
+		nu, nv, p->part, p->parts);
 	sb_free(&msg);
+	sb_free(&notes);
 	sb_free(&list);
 	sb_free(&files);
 	sb_free(&cover);
 	sb_free(&row);
-	free(pfx);
 	free(unit);
 	free(dir);
+}
+
+/*
+ * The series of the N variables V of one area: one posting, or several
+ * of at most max_patches patches each, "NN-area-KofP"; their rows in
+ * AREAS.
+ */
+static void write_series(const struct plan_opts *o, const char *plan,
+			 struct var *v, size_t n, unsigned int num,
+			 struct sb *areas)
+{
+	char *name = slug(v[0].sec->name, num), *pfx = series_prefix(v, n);
+	struct unit *u;
+	size_t nu = make_units(o, v, n, &u), *start;
+	struct posting p = { 0 };
+	unsigned int k;
+
+	start = xmalloc((nu + 2) * sizeof(*start));
+	p.area = v[0].sec->name;
+	p.parts = split_postings(o, v, u, nu, start);
+	p.area_nvars = n;
+	p.area_npatches = nu;
+	for (k = 0; k < p.parts; k++) {
+		const struct unit *pu = u + start[k];
+		size_t pn = start[k + 1] - start[k], i;
+		char *dir;
+
+		p.part = k + 1;
+		p.npatches = pn;
+		for (i = p.nvars = 0; i < pn; i++)
+			p.nvars += pu[i].n;
+		if (p.parts > 1)
+			dir = xasprintf("%s-%0*uof%u", name,
+					p.parts >= 10 ? 2 : 1, p.part,
+					p.parts);
+		else
+			dir = xstrdup(name);
+		write_posting(o, plan, dir, v, pu, pn, &p, pfx, areas);
+		free(dir);
+	}
+	free(start);
+	free(u);
+	free(pfx);
 	free(name);
 }
 
@@ -167,7 +284,11 @@ static void readme(struct sb *s, const struct plan_opts *o,
 	size_t i;
 
 	sb_add(s, "ro-campaign patch queue\n=======================\n\n");
-	sb_wrap(s, o->base, "", "", WIDTH);
+	base_lines(s, &o->base);
+	sb_wrap(s, !strcmp(o->base.kind, "git") ?
+		"The patches are made on that commit and apply to it with or without ro-campaign's core patches (a warn mode for validation only); each cover letter ends with its base-commit: line (git format-patch --base)." :
+		"The patches are made on it and apply to it with or without ro-campaign's core patches (a warn mode for validation only).",
+		"", "", WIDTH);
 	sb_addf(s, "\nJournal:    %s (%zu rows, %zu variables)\n", o->journal,
 		in->nrows, in->nvars);
 	sb_addf(s, "Candidates: %s\n", o->candidates);
@@ -182,15 +303,16 @@ static void readme(struct sb *s, const struct plan_opts *o,
 	else
 		sb_addf(s, "Only built: %zu accepted but left out: only compiled, not booted\n            through their code (queue plan --allow-built,\n            make queue QUEUE_ALLOW_BUILT=1 queues them)\n\n",
 			in->nbuilt);
-	sb_add(s, "Series, in the order the top-level `series` file applies them\n(each directory has a cover letter, the patches and its own `series`):\n\n");
+	sb_addf(s, "Series, in the order the top-level `series` file applies them. Each\ndirectory is one posting: a cover letter, at most %d patches and its\nown `series`; an area with more patches is split into postings\nNN-area-KofP, to be sent one after the other:\n\n",
+		o->max_patches);
 	sb_addf(s, "  %-46s %7s %9s  %s\n", "directory", "patches", "variables",
 		"area (prefix)");
 	for (line = strtok_r(copy, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[5], *p = line;
+		char *f[7], *p = line;
 		int k;
 
-		for (k = 0; k < 5; k++) {
+		for (k = 0; k < 7; k++) {
 			f[k] = p;
 			p = strchr(p, '\t');
 			if (p)
@@ -198,8 +320,11 @@ static void readme(struct sb *s, const struct plan_opts *o,
 			else
 				p = "";
 		}
-		sb_addf(s, "  %-46s %7s %9s  %s (%s)\n", f[0], f[3], f[4], f[1],
+		sb_addf(s, "  %-46s %7s %9s  %s (%s)", f[0], f[3], f[4], f[1],
 			f[2]);
+		if (strcmp(f[6], "1"))
+			sb_addf(s, ", part %s of %s", f[5], f[6]);
+		sb_addc(s, '\n');
 	}
 	free(copy);
 	sb_add(s, "\nNot queued: variables whose last journal verdict is not \"accepted\"\n(the reason is the journal's evidence), accepted ones the queue\ndropped (the reason starts with \"dropped:\"), and accepted ones of\nlevel built (\"accepted, only built:\", then the journal's evidence).\n\n");
@@ -243,6 +368,10 @@ int plan_run(const struct plan_opts *o)
 	}
 	sb_addf(&text, "%s\n", in.date);
 	put(plan, "date", &text);
+	text.len = 0;
+	sb_addf(&text, "key\tvalue\nkind\t%s\nversion\t%s\ncommit\t%s\n",
+		o->base.kind, o->base.version, o->base.commit);
+	put(plan, "base.tsv", &text);
 	put(plan, "areas.tsv", &areas);
 	text.len = 0;
 	readme(&text, o, &areas, &in);

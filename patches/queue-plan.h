@@ -21,6 +21,31 @@
 /* The width of the commit messages' paragraphs. */
 #define WIDTH 72
 
+/*
+ * At most this many patches in one posting (submitting-patches.rst: "do
+ * not send more than 15 patches at once"); a larger area is split.
+ */
+#define MAX_POSTING 15
+
+/* What the queue is based on (queue-base.c). */
+struct queue_base {
+	char *kind;		/* tarball, git, or tree (no origin file) */
+	char *version;		/* make kernelversion, or "-" */
+	char *commit;		/* the pristine commit, or "-" */
+	char *source;		/* tarball: "Debian's linux-source-6.12" */
+	char *text;		/* "Linux 6.12.118 (Debian's linux-source-6.12)" */
+};
+
+/*
+ * The base of TREE, from TREE/.git/ro-campaign-origin, else its Makefile;
+ * TEXT (--base), if not NULL, names it instead.  Dies with RC_DATA naming
+ * FILE:LINE on a bad origin file.
+ */
+void base_load(struct queue_base *b, const char *tree, const char *text);
+void base_free(struct queue_base *b);
+/* "Base: TEXT", and for a git tree "base-commit: COMMIT", as lines. */
+void base_lines(struct sb *s, const struct queue_base *b);
+
 struct plan_opts {
 	const char *journal;
 	const char *candidates;
@@ -29,9 +54,11 @@ struct plan_opts {
 	const char *out;	/* the queue directory */
 	const char *signoff;	/* "Name <email>" */
 	const char *exclude;	/* TSV file name reason: leave out */
-	const char *base;	/* the base, in words */
+	const char *base_text;	/* --base: the base, in words, or NULL */
+	struct queue_base base;	/* the base (base_load()) */
 	const char *profile;	/* the validated build profile */
 	int max_vars;		/* variables per patch */
+	int max_patches;	/* patches per posting */
 	int allow_built;	/* queue accepted rows of level built too */
 };
 
@@ -75,24 +102,49 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 	       const struct maint *m);
 void plan_in_free(struct plan_in *in);
 
+/* How a writer was shown to be init-only. */
+enum wkind {
+	WK_INIT,	/* its function is __init */
+	WK_CLOSURE,	/* its function is static, called only from init code */
+	WK_FUNC,	/* a function the source did not explain */
+	WK_FILE_SCOPE,	/* a parameter, assembly, an initializer */
+};
+
+/* The kind of writer W; *DEF gets its definition's line, or 0. */
+enum wkind writer_kind(const char *tree, const struct ev_writer *w,
+		       size_t *def);
 /* One bullet for writer W, in words, indented by INDENT. */
 void describe_writer(struct sb *s, const char *tree, const struct ev_writer *w,
 		     const char *indent);
+/* A writer at file scope (W->func is "-"), in a few words. */
+void file_scope_words(struct sb *s, const struct ev_writer *w);
 /* The bullet for the writers the finder did not list. */
 void describe_more(struct sb *s, long more, const char *indent);
 /* Forget the source file describe_writer() keeps. */
 void describe_done(void);
 
-/* The commit message of one patch: the variables V[0..N-1] of one file. */
-void commit_msg(struct sb *s, const struct plan_opts *o, struct var **v,
-		size_t n);
 /*
- * The cover letter's text: N variables of AREA in NP patches, ROWS the
- * table of them (with its column widths WVAR, WLOC), LEVELS the set of
- * their levels (1 << enum ev_level).
+ * The commit message of one patch, the variables V[0..N-1] of one file,
+ * into S, and the text that goes below its --- line into NOTES.
  */
-void cover_blurb(struct sb *s, const struct plan_opts *o, const char *area,
-		 size_t n, size_t np, const char *rows, size_t wvar,
+void commit_msg(struct sb *s, struct sb *notes, const struct plan_opts *o,
+		struct var **v, size_t n);
+
+/* One posting: part PART of PARTS of the series of an area. */
+struct posting {
+	const char *area;
+	size_t nvars, npatches;		/* in this posting */
+	unsigned int part, parts;
+	size_t area_nvars, area_npatches;	/* in all parts */
+};
+
+/*
+ * The cover letter's text of posting P, ROWS the table of its variables
+ * (with its column widths WVAR, WLOC), LEVELS the set of their levels
+ * (1 << enum ev_level).
+ */
+void cover_blurb(struct sb *s, const struct plan_opts *o,
+		 const struct posting *p, const char *rows, size_t wvar,
 		 size_t wloc, unsigned int levels);
 
 /* 0 done; dies on bad input (RC_DATA) or a write error (RC_HOST). */

@@ -168,10 +168,26 @@ static void file_scope(struct sb *t, const struct ev_writer *w)
 			w->file, w->line, form_words(w->form));
 }
 
+enum wkind writer_kind(const char *tree, const struct ev_writer *w,
+		       size_t *def)
+{
+	const char *mark;
+
+	*def = 0;
+	if (!strcmp(w->func, "-"))
+		return WK_FILE_SCOPE;
+	src_load(tree, w->file);
+	*def = src.data ? find_def(w->func, w->line) : 0;
+	mark = *def ? def_mark(*def) : NULL;
+	if (mark && !strcmp(mark, "__init"))
+		return WK_INIT;
+	return *def ? WK_CLOSURE : WK_FUNC;
+}
+
 void describe_writer(struct sb *s, const char *tree, const struct ev_writer *w,
 		     const char *indent)
 {
-	const char *mark;
+	enum wkind k;
 	struct sb t;
 	size_t def;
 
@@ -184,12 +200,10 @@ void describe_writer(struct sb *s, const char *tree, const struct ev_writer *w,
 	}
 	sb_addf(&t, "%s:%ld in %s(): %s; ", w->file, w->line, w->func,
 		form_words(w->form));
-	src_load(tree, w->file);
-	def = src.data ? find_def(w->func, w->line) : 0;
-	mark = def ? def_mark(def) : NULL;
-	if (mark && !strcmp(mark, "__init"))
+	k = writer_kind(tree, w, &def);
+	if (k == WK_INIT)
 		sb_addf(&t, "%s() is __init (%s:%zu)", w->func, w->file, def);
-	else if (def)
+	else if (k == WK_CLOSURE)
 		sb_addf(&t, "%s() (%s:%zu) is static and called only from init-only code",
 			w->func, w->file, def);
 	else
@@ -206,4 +220,20 @@ void describe_more(struct sb *s, long more, const char *indent)
 
 	bullet(s, t, indent);
 	free(t);
+}
+
+void file_scope_words(struct sb *s, const struct ev_writer *w)
+{
+	const char *perm = strchr(w->form, '=');
+	size_t n = strlen(w->file);
+
+	if (perm)
+		sb_addf(s, "named by %.*s with permission %s, which has no write bit, so it is set only while parameters are parsed",
+			(int)(perm - w->form), w->form, perm + 1);
+	else if (n > 2 && !strcmp(w->file + n - 2, ".S"))
+		sb_add(s, "referenced from assembly, but not as the destination of a store");
+	else if (!strcmp(w->form, "initdata-addr"))
+		sb_add(s, "referred to from __initdata, which is freed after init");
+	else
+		sb_add(s, "set at file scope by an initializer that only init-only code reads");
 }

@@ -17,8 +17,6 @@
 #include "queue-plan.h"
 #include "queue-prefix.h"
 
-#define DEFAULT_BASE "Base: Linux 6.1.192 (the Debian linux-source-6.1 tarball). The patch applies to it unchanged, with or without ro-campaign's core patches (a warn-and-continue mode for ro_after_init writes, used only for validation) on top."
-
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -29,6 +27,7 @@ static void print_help(FILE *fp)
 	      "                  --out DIR --signoff 'NAME <EMAIL>'\n"
 	      "                  [--maintainers FILE] [--max-vars N] [--profile NAME]\n"
 	      "                  [--exclude FILE] [--base TEXT] [--allow-built]\n"
+	      "                  [--max-patches N]\n"
 	      "       queue finish PLAN_DIR SERIES_DIR DOMAIN\n"
 	      "\n"
 	      "area    print PATH, its MAINTAINERS area, the matching F: pattern\n"
@@ -42,7 +41,8 @@ static void print_help(FILE *fp)
 	      "        (accepted rows of evidence level exercised or module-cycled;\n"
 	      "        built ones only with --allow-built)\n"
 	      "finish  in SERIES_DIR (git format-patch --cover-letter output)\n"
-	      "        fill in the cover letter from PLAN_DIR, add deterministic\n"
+	      "        fill in the cover letter from PLAN_DIR, put each patch's\n"
+	      "        PLAN_DIR/NNNN.notes below its --- line, add deterministic\n"
 	      "        Message-ID/In-Reply-To/References headers, write 'series'\n"
 	      "\n"
 	      "  --tree DIR         the kernel tree (MAINTAINERS, writers' sources)\n"
@@ -51,7 +51,11 @@ static void print_help(FILE *fp)
 	      STR(DEFAULT_MAX_VARS) ")\n"
 	      "  --signoff ID       the Signed-off-by identity, one line 'NAME <EMAIL>'\n"
 	      "  --profile NAME     the validated build profile (default fast)\n"
-	      "  --base TEXT        the paragraph naming the base\n"
+	      "  --base TEXT        names the base (default: from DIR/.git/ro-campaign-origin,\n"
+	      "                     which make setup writes, else DIR/Makefile's version)\n"
+	      "  --max-patches N    at most N patches per posting (default "
+	      STR(MAX_POSTING) "); an area\n"
+	      "                     with more is split into postings NN-area-KofP\n"
 	      "  --exclude FILE     TSV file name reason: accepted variables to leave\n"
 	      "                     out, listed as dropped in the README\n"
 	      "  --allow-built      queue accepted rows of level built (only compiled,\n"
@@ -134,7 +138,7 @@ static int cmd_plan(int argc, char **argv)
 	int i, ret;
 
 	o.max_vars = DEFAULT_MAX_VARS;
-	o.base = DEFAULT_BASE;
+	o.max_patches = MAX_POSTING;
 	o.profile = "fast";
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -162,7 +166,10 @@ static int cmd_plan(int argc, char **argv)
 		else if (!strcmp(a, "--profile"))
 			o.profile = argv[++i];
 		else if (!strcmp(a, "--base"))
-			o.base = argv[++i];
+			o.base_text = argv[++i];
+		else if (!strcmp(a, "--max-patches"))
+			o.max_patches = opt_long("--max-patches", argv[++i], 1,
+						 1000);
 		else if (!strcmp(a, "--max-vars"))
 			o.max_vars = opt_long("--max-vars", argv[++i], 1, 10000);
 		else
@@ -179,7 +186,9 @@ static int cmd_plan(int argc, char **argv)
 		die(RC_USAGE, "plan: --profile must be one word on one line");
 	if (!o.maintainers)
 		o.maintainers = dflt = default_maint(o.tree);
+	base_load(&o.base, o.tree, o.base_text);
 	ret = plan_run(&o);
+	base_free(&o.base);
 	free(dflt);
 	return ret;
 }
@@ -203,6 +212,28 @@ static int replace(struct sb *s, const char *needle, const char *with)
 	sb_addn(&t, s->buf, p - s->buf);
 	sb_add(&t, with);
 	sb_add(&t, p + strlen(needle));
+	sb_free(s);
+	*s = t;
+	return 0;
+}
+
+/*
+ * Put NOTES below the --- line that ends the commit message of patch S,
+ * before the diffstat: git am drops that part, a reviewer reads it.
+ */
+static int add_notes(struct sb *s, const char *notes)
+{
+	char *p = strstr(s->buf, "\n---\n");
+	struct sb t;
+
+	if (!p)
+		return -1;
+	p += 5;
+	sb_init(&t);
+	sb_addn(&t, s->buf, p - s->buf);
+	sb_add(&t, notes);
+	sb_add(&t, "\n\n");
+	sb_add(&t, p);
 	sb_free(s);
 	*s = t;
 	return 0;
@@ -330,6 +361,16 @@ static int cmd_finish(int argc, char **argv)
 	    replace(&files[0], "*** BLURB HERE ***", blurb))
 		die(RC_DATA, "finish: %s/%s: not a git format-patch cover letter template",
 		    dir, names[0]);
+	for (i = 1; i < n; i++) {
+		char fname[32], *notes;
+
+		snprintf(fname, sizeof(fname), "%04zu.notes", i);
+		notes = load_trimmed(plan, fname);
+		if (add_notes(&files[i], notes) || !*notes)
+			die(RC_DATA, "finish: %s/%s: no --- line for the notes, or %s/%s is empty",
+			    dir, names[i], plan, fname);
+		free(notes);
+	}
 	for (i = 0; i < n; i++)
 		h = fnv1a(h, files[i].buf, files[i].len);
 	sb_init(&hdr);

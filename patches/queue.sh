@@ -5,8 +5,11 @@
 # per-maintainer git format-patch series, and check them.
 #
 # patches/queue (C) plans the series and writes the commit messages;
-# this script makes real commits in a worktree of TREE at tag "core",
-# formats each series with a cover letter, and checks the queue:
+# this script makes real commits in a worktree of TREE at tag "pristine"
+# (the tarball, or the user's own commit), formats each posting with a
+# cover letter (for a git tree with git format-patch --base, so that it
+# ends with base-commit:), puts each patch's evidence below its --- line
+# (queue finish), and checks the queue:
 # checkpatch.pl --strict on every patch, and git am of the whole queue,
 # in order, onto core and, separately, onto pristine.  The same journal
 # gives byte-identical patches: dates come from the journal, message-ids
@@ -23,7 +26,8 @@
 #   does not pass, listed as dropped in the README, instead of failing),
 #   QUEUE_ALLOW_BUILT=1 (queue accepted conversions of evidence level
 #   built too: only compiled, not booted through their code; their
-#   commit messages say so), PROFILE, MAX_VARS (passed on when set;
+#   commit messages say so), PROFILE, MAX_VARS, QUEUE_MAX_PATCHES (at
+#   most this many patches in one posting; both passed on when set;
 #   defaults: queue --help),
 #   QUEUE_DATE (default: newest journal time)
 # Exit: 0 queue written and checked, 1 a check failed (named on stderr),
@@ -33,7 +37,7 @@
 set -eu
 
 usage() {
-	sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case ${1-} in -h | --help) usage; exit 0 ;; esac
@@ -118,6 +122,7 @@ core_only=$queue/.core-only.tsv
 set -- --exclude "$core_only"
 [ -z "${PROFILE-}" ] || set -- "$@" --profile "$PROFILE"
 [ -z "${MAX_VARS-}" ] || set -- "$@" --max-vars "$MAX_VARS"
+[ -z "${QUEUE_MAX_PATCHES-}" ] || set -- "$@" --max-patches "$QUEUE_MAX_PATCHES"
 [ "${QUEUE_ALLOW_BUILT-}" != 1 ] || set -- "$@" --allow-built
 "$bin" plan --journal "$journal" --candidates "$cands" --tree "$tree" \
 	--out "$queue" --signoff "$name <$email>" "$@" ||
@@ -154,10 +159,22 @@ g() {
 	    -c diff.renames=true -c core.abbrev=12 "$@"
 }
 
+# The base, as queue plan read it from the tree's origin: a git tree's
+# postings name the user's commit with base-commit:, and that must be the
+# commit the patches are made on.
+base_kind=$(tsv_awk "$plan/base.tsv" 'NR > 1 && $c_key == "kind" { print $c_value }')
+base_commit=$(tsv_awk "$plan/base.tsv" 'NR > 1 && $c_key == "commit" { print $c_value }')
+base_opt=
+if [ "$base_kind" = git ]; then
+	[ "$(git -C "$tree" rev-parse pristine)" = "$base_commit" ] ||
+		die 65 "$tree/.git/ro-campaign-origin names commit $base_commit, but tag pristine is $(git -C "$tree" rev-parse pristine) (run make setup again)"
+	base_opt=--base=$base_commit
+fi
+
 qtree=$work/qtree
-worktree "$qtree" core
+worktree "$qtree" pristine
 : >"$queue/series"
-while IFS='	' read -r dir area _prefix np nv <&3; do
+while IFS='	' read -r dir area _prefix np nv part parts <&3; do
 	start=$(git -C "$qtree" rev-parse HEAD)
 	for list in "$plan/$dir"/*.list; do
 		n=${list%.list}
@@ -197,12 +214,17 @@ while IFS='	' read -r dir area _prefix np nv <&3; do
 	done <"$plan/$dir/cc"
 	g -C "$qtree" format-patch -q --cover-letter --zero-commit \
 		--no-signature --no-thread --subject-prefix=PATCH \
+		${base_opt:+"$base_opt"} \
 		-o "$queue/$dir" "$@" "$start..HEAD" ||
 		die 70 "$dir: git format-patch failed"
 	"$bin" finish "$plan/$dir" "$queue/$dir" "$domain" ||
 		die $? "$dir: finishing the series failed"
 	sed "s|^|$dir/|" "$queue/$dir/series" >>"$queue/series"
-	echo "queue: $dir: $np patches, $nv variables ($area)"
+	if [ "$parts" -gt 1 ]; then
+		echo "queue: $dir: $np patches, $nv variables ($area, part $part of $parts)"
+	else
+		echo "queue: $dir: $np patches, $nv variables ($area)"
+	fi
 done 3<"$plan/areas.tsv"
 [ -s "$queue/series" ] || echo "queue: warning: no accepted conversion, the queue is empty" >&2
 
@@ -308,9 +330,9 @@ am_check core
 am_check pristine
 cmp -s "$plan/am-core.diff" "$plan/am-pristine.diff" ||
 	check_failed "the queue changes different things on core and on pristine"
-[ "$(git -C "$work/qtree-am-core" rev-parse HEAD^{tree})" = \
+[ "$(git -C "$work/qtree-am-pristine" rev-parse HEAD^{tree})" = \
   "$(git -C "$qtree" rev-parse HEAD^{tree})" ] ||
-	check_failed "git am onto core does not give the committed tree"
+	check_failed "git am onto pristine does not give the committed tree"
 {
 	printf '\nChecks run by make queue:\n'
 	[ -z "$passed" ] || printf 'passed:%s\n' "$passed"

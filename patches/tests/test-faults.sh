@@ -23,7 +23,7 @@ root=$(cd "$here/../.." && pwd)
 bin=${QUEUE_BIN:-$root/patches/queue}
 qsh=${QUEUE_SH:-$root/patches/queue.sh}
 T=$(mktemp -d "${TMPDIR:-/tmp}/queue-faults.XXXXXX")
-trap 'rm -rf "$T"' EXIT INT TERM
+[ -n "${KEEP-}" ] || trap 'rm -rf "$T"' EXIT INT TERM
 . "$root/qemu-boot/tests/tap.sh"
 
 if [ -z "${QUEUE_BIN-}" ] && ! make -s -C "$root" patches/queue >"$T/out" 2>&1; then
@@ -38,6 +38,8 @@ printf 'Maintainers List\n----------------\n\nTEST AREA\nM:\tT <t@example.org>\n
 	>"$tree/MAINTAINERS"
 printf 'int x;\n\nstatic int __init set_x(char *s)\n{\n\tx = 1;\n\treturn 0;\n}\n' \
 	>"$tree/kernel/a.c"
+# Its version, for the base line (no .git/ro-campaign-origin yet).
+printf 'VERSION = 6\nPATCHLEVEL = 99\nSUBLEVEL = 0\nEXTRAVERSION = -rc1\nNAME = Test\n' >"$tree/Makefile"
 jhead='time	variable	file	line	batch	verdict	evidence	config_hash	core_hash'
 chead='file	line	name	storage	class	confidence	reason	evidence'
 ev='built=kernel/a.o,vmlinux; booted=warn,default; exercised=boot'
@@ -82,7 +84,8 @@ expect_refused() {
 good_j >"$T/good.j"
 good_c >"$T/good.c"
 plan good
-[ "$rc" -eq 0 ] && grep -q 'set_x() is __init$' "$T/good.q/.plan"/01-*/0001.msg &&
+[ "$rc" -eq 0 ] && grep -q 'written only by set_x(), which is __init\.' "$T/good.q/.plan"/01-*/0001.msg &&
+	cat "$T/good.q/.plan"/01-*/0001.notes | tr '\n' ' ' | tr -s ' ' | grep -q 'set_x() is __init (kernel/a.c:3)' &&
 	ok "the tiny tree gives a plan (exit 0)" ||
 	not_ok "the tiny tree gives a plan (exit 0)" "exit $rc: $(head -c 300 "$T/good.err")"
 
@@ -143,22 +146,25 @@ grep -q '^Queued:     2, below (exercised 1, module-cycled 1, built 0)$' "$T/lv.
 	grep -q '^  kernel/d.c:1 x: accepted, only built: built=kernel/d.o,vmlinux$' "$T/lv.q/README" &&
 	ok "levels: README counts per level and lists the only-built ones with their evidence" ||
 	not_ok "levels: README counts per level and lists the only-built ones with their evidence" "$(grep -e '^Queued' -e '^Only' -e 'only built' "$T/lv.q/README" | tr '\n' '|')"
-# msg FILE: the commit message of the patch of FILE, on one line
+# msg NAME FILE: the commit message of the patch of FILE, then " --- "
+# and what goes below its --- line (the notes), on one line
 msg() {
 	for _m in "$T/$1.q/.plan"/01-*/*.msg; do
 		_l=${_m%.msg}.list
-		grep -q "^$2	" "$_l" && tr '\n' ' ' <"$_m" | tr -s ' '
+		grep -q "^$2	" "$_l" &&
+			{ cat "$_m"; echo ' --- '; cat "${_m%.msg}.notes"; } |
+			tr '\n' ' ' | tr -s ' '
 	done
 }
 m=$(msg lv kernel/a.c)
 case $m in
-*"How it was tested (level: exercised): built into vmlinux "*"booted under QEMU with ro_after_init=warn, which reported no write, and again with the protection on, each time through the exercise suite"*"- exercises passed: boot, cpu-hotplug Signed-off-by:"*)
-	ok "levels: an exercised message names its level and lists the exercises" ;;
-*)	not_ok "levels: an exercised message names its level and lists the exercises" "$m" ;;
+*"Tested (level: exercised): built into an x86_64 vmlinux and booted under QEMU with ro_after_init=warn, which reported no write, and with the protection on, each time through"*"Signed-off-by: "*" --- "*"Validation (level: exercised): "*"- exercises passed: boot, cpu-hotplug"*)
+	ok "levels: an exercised message names its level, the exercises are listed below the --- line" ;;
+*)	not_ok "levels: an exercised message names its level, the exercises are listed below the --- line" "$m" ;;
 esac
 m=$(msg lv kernel/b.c)
 case $m in
-*"How it was tested (level: module-cycled): built as the module foo "*"booted under QEMU with ro_after_init=warn, which reported no write, and again with the protection on; in each boot foo was loaded, its init returned 0, and it was unloaded"*)
+*"Tested (level: module-cycled): built as the module foo (x86_64), which was loaded under QEMU, its init returning 0, and unloaded, with ro_after_init=warn, which reported no write, and with the protection on."*)
 	ok "levels: a module-cycled message names the module, its init and its unload" ;;
 *)	not_ok "levels: a module-cycled message names the module, its init and its unload" "$m" ;;
 esac
@@ -182,13 +188,13 @@ lists=$(cat "$T/lvb.q/.plan"/01-*/*.list 2>/dev/null | grep -v '^file' | cut -f 
 	not_ok "levels: --allow-built queues the only-built variables too, README says so" "exit $rc, queued: $lists"
 m=$(msg lvb kernel/c.c)
 case $m in
-*"How it was tested (level: built): only compiled, not booted through its code."*"- module not cycled: bar: init failed (No such device)"*)
+*"Tested (level: built): only compiled (x86_64): "*"so the change is not tested at run time."*" --- "*"- module not cycled: bar: init failed (No such device)"*)
 	ok "levels: an only-built message says it was only compiled, and why the module was not cycled" ;;
 *)	not_ok "levels: an only-built message says it was only compiled, and why the module was not cycled" "$m" ;;
 esac
 m=$(msg lvb kernel/d.c)
 case $m in
-*"(level: built): only compiled, not booted through its code."*) ok "levels: so does a vmlinux variable that was never booted" ;;
+*"Tested (level: built): only compiled (x86_64): "*) ok "levels: so does a vmlinux variable that was never booted" ;;
 *) not_ok "levels: so does a vmlinux variable that was never booted" "$m" ;;
 esac
 grep -q 'built = only compiled' "$T/lvb.q/.plan"/01-*/cover.blurb &&
@@ -200,7 +206,7 @@ cut -f 1-7,9- "$T/lv.j" >"$T/lvo.j"
 cp "$T/lv.c" "$T/lvo.c"
 plan lvo
 if [ "$rc" -eq 0 ] && diff -r "$T/lv.q/.plan" "$T/lvo.q/.plan" >/dev/null &&
-   [ "$(sed 1,12d "$T/lv.q/README")" = "$(sed 1,12d "$T/lvo.q/README")" ]; then
+   [ "$(grep -v "^Journal:\\|^Candidates:" "$T/lv.q/README")" = "$(grep -v "^Journal:\\|^Candidates:" "$T/lvo.q/README")" ]; then
 	ok "levels: a journal without the level column gives the same plan (levels derived)"
 else
 	not_ok "levels: a journal without the level column gives the same plan (levels derived)" "exit $rc: $(head -c 300 "$T/lvo.err")"
@@ -215,6 +221,175 @@ cp "$T/lv.c" "$T/lvm.c"
 plan lvm
 expect_refused lvm 65 "lvm.j:2: column 'evidence': cycled=foo Signed-off-by: x is not a module name" \
 	"levels: a cycled= module that is not a module name is refused (it is quoted in a paragraph)"
+
+# ---- the shape of a patch (issue 17): short message, evidence below ---
+m=$(cat "$T/good.q/.plan"/01-*/0001.msg)
+n=$(grep -c . "$T/good.q/.plan"/01-*/0001.msg)
+case $m in
+*"kernel/a.c:5"* | *"confidence"* | *"config_hash"*)
+	not_ok "a commit message names the writers, not their file:line, the finder's verdict or the batch" "$m" ;;
+*"Found with ro-campaign"*"Tested (level: exercised)"*)
+	if [ "$n" -le 16 ]; then
+		ok "a commit message names the writers, not their file:line, the finder's verdict or the batch ($n lines)"
+	else
+		not_ok "a commit message names the writers, not their file:line, the finder's verdict or the batch" "$n lines"
+	fi ;;
+*)	not_ok "a commit message says how it was found and tested" "$m" ;;
+esac
+notes=$(cat "$T/good.q/.plan"/01-*/0001.notes | tr '\n' ' ' | tr -s ' ')
+case $notes in
+'Writers of x (kernel/a.c:1), all init-only (finder: "1 init-only writes, 0 escapes in init-only code", confidence high): - kernel/a.c:5 in set_x(): assignment; set_x() is __init (kernel/a.c:3) Validation (level: exercised): ro-campaign'"'"'s fast profile, x86_64, config_hash 0123456789ab, batch 1; '*) true ;;
+*) false ;;
+esac &&
+	ok "below the --- line: every writer with file:line, the finder's verdict, the validation" ||
+	not_ok "below the --- line: every writer with file:line, the finder's verdict, the validation" "$notes"
+
+# ---- the base, from the tree (issue 17): never a fixed kernel version -------
+# otree NAME [KEY VALUE]...: a copy of the tiny tree with the origin file
+# make setup writes, holding the given rows.
+otree() {
+	_o=$T/$1.tree
+	shift
+	rm -rf "$_o"
+	cp -a "$tree" "$_o"
+	mkdir -p "$_o/.git"
+	{
+		printf 'key\tvalue\n'
+		while [ $# -ge 2 ]; do
+			printf '%s\t%s\n' "$1" "$2"
+			shift 2
+		done
+	} >"$_o/.git/ro-campaign-origin"
+}
+# oplan NAME [OPTIONS...]: queue plan of the good inputs on $T/NAME.tree.
+oplan() {
+	_n=$1
+	shift
+	"$bin" plan --journal "$T/good.j" --candidates "$T/good.c" \
+		--tree "$T/$_n.tree" --out "$T/$_n.q" --signoff "T U <t@example.org>" \
+		"$@" >"$T/$_n.out" 2>"$T/$_n.err"
+	rc=$?
+}
+# everywhere NAME TEXT: TEXT is in the README, the cover letter and the notes.
+everywhere() {
+	grep -qxF "$2" "$T/$1.q/README" &&
+		grep -qxF "$2" "$T/$1.q/.plan"/01-*/cover.blurb &&
+		grep -qxF "$2" "$T/$1.q/.plan"/01-*/0001.notes
+}
+old=$(printf '6.%s.%s' 1 192)
+grep -q '^Base: Linux 6.99.0-rc1$' "$T/good.q/README" &&
+	everywhere good "Base: Linux 6.99.0-rc1" &&
+	grep -qx 'kind	tree' "$T/good.q/.plan/base.tsv" &&
+	! grep -rq "$old" "$T/good.q" &&
+	ok "base: a tree without an origin file is named by its Makefile's version, not $old" ||
+	not_ok "base: a tree without an origin file is named by its Makefile's version, not $old" "$(grep -r Base: "$T/good.q" | head -n 3 | tr '\n' '|')"
+commit=0123456789abcdef0123456789abcdef01234567
+otree tarball kind tarball version 6.12.118 source linux-source-6.12.tar.xz commit "$commit"
+oplan tarball
+[ "$rc" -eq 0 ] && everywhere tarball "Base: Linux 6.12.118 (Debian's linux-source-6.12)" &&
+	! grep -rq "base-commit:\|$old\|6.99" "$T/tarball.q" &&
+	ok "base: a tarball tree names its version and tarball (Debian's linux-source-6.12), no base-commit:" ||
+	not_ok "base: a tarball tree names its version and tarball (Debian's linux-source-6.12), no base-commit:" "exit $rc: $(grep -rh 'Base:\|base-commit' "$T/tarball.q" "$T/tarball.err" | head -n 3 | tr '\n' '|')"
+otree git kind git version 6.13.0-rc1 source /home/someone/src/linux commit "$commit"
+oplan git
+[ "$rc" -eq 0 ] && everywhere git "Base: Linux 6.13.0-rc1" &&
+	[ "$(tail -n 1 "$T/git.q/.plan"/01-*/0001.notes)" = "base-commit: $commit" ] &&
+	grep -qx "commit	$commit" "$T/git.q/.plan/base.tsv" &&
+	grep -qx 'kind	git' "$T/git.q/.plan/base.tsv" &&
+	! grep -rq '/home/someone' "$T/git.q" &&
+	ok "base: a git tree's patches end their notes with base-commit: (the user's commit), its path named nowhere" ||
+	not_ok "base: a git tree's patches end their notes with base-commit: (the user's commit), its path named nowhere" "exit $rc: $(cat "$T/git.err" "$T/git.q/.plan"/01-*/0001.notes 2>/dev/null | tail -n 3 | tr '\n' '|')"
+oplan git --base "linux-next 20250110"
+[ "$rc" -eq 0 ] && everywhere git "Base: linux-next 20250110" &&
+	ok "base: --base TEXT names the base instead" ||
+	not_ok "base: --base TEXT names the base instead" "exit $rc: $(head -c 300 "$T/git.err")"
+otree badkind kind zip version 6.12.118 source x.tar.xz commit "$commit"
+oplan badkind
+expect_refused badkind 65 "ro-campaign-origin:2: kind 'zip'" \
+	"base: an origin file with an unknown kind is refused, naming FILE:LINE (exit 65)"
+otree badcommit kind git version 6.12.118 source /src/linux commit HEAD
+oplan badcommit
+expect_refused badcommit 65 "ro-campaign-origin:5: commit 'HEAD' is not a full hexadecimal commit id" \
+	"base: an origin commit that is not a full commit id is refused, naming FILE:LINE"
+otree badver kind tarball version '6.12 $(id)' source x.tar.xz commit "$commit"
+oplan badver
+expect_refused badver 65 "ro-campaign-origin:3: version" \
+	"base: an origin version that is not a version is refused"
+otree short kind tarball version 6.12.118
+oplan short
+expect_refused short 65 "needs the rows kind, version, source and commit" \
+	"base: an origin file without all its rows is refused"
+rm -rf "$T/nomake.tree"
+cp -a "$tree" "$T/nomake.tree"
+rm "$T/nomake.tree/Makefile"
+oplan nomake
+expect_refused nomake 65 "cannot say what the queue is based on" \
+	"base: a tree with neither an origin file nor a Makefile version is refused"
+
+# ---- postings of at most 15 patches (issue 17) --------------------------------
+# 17 files of one area: two postings of 9 and 8 patches, each with its own
+# cover letter and numbering, both in the README.
+{ echo "$lhead"; } >"$T/many.j"
+{ echo "$chead"; } >"$T/many.c"
+for i in $(seq -w 1 17); do
+	cp "$tree/kernel/a.c" "$tree/kernel/m$i.c"
+	lrow "kernel/m$i.c" "$ev_ex" exercised >>"$T/many.j"
+	crow x "kernel/m$i.c" "1 init-only writes, 0 escapes in init-only code" \
+		"kernel/m$i.c:5:set_x:assign" >>"$T/many.c"
+done
+plan many
+p1=$T/many.q/.plan/01-test-area-1of2
+p2=$T/many.q/.plan/01-test-area-2of2
+if [ "$rc" -eq 0 ] && [ "$(ls "$p1"/*.list 2>/dev/null | wc -l)" -eq 9 ] &&
+   [ "$(ls "$p2"/*.list 2>/dev/null | wc -l)" -eq 8 ] &&
+   [ -f "$p2/0001.msg" ] && [ ! -e "$p2/0009.msg" ] &&
+   [ "$(ls -d "$T/many.q/.plan"/01-* | wc -l)" -eq 2 ]; then
+	ok "postings: 17 patches of one area are two postings of 9 and 8, each numbered from 1"
+else
+	not_ok "postings: 17 patches of one area are two postings of 9 and 8, each numbered from 1" "exit $rc: $(ls "$T/many.q/.plan" 2>/dev/null | tr '\n' ' ')"
+fi
+grep -qx 'm01: Mark 9 variables as __ro_after_init (part 1 of 2)' "$p1/cover.subject" &&
+	grep -qx 'm01: Mark 8 variables as __ro_after_init (part 2 of 2)' "$p2/cover.subject" &&
+	tr '\n' ' ' <"$p1/cover.blurb" | grep -q 'This is part 1 of 2: the area has 17 such variables in 17 patches, sent as 2 postings of at most 15 patches each' &&
+	ok "postings: each cover letter says which part it is" ||
+	not_ok "postings: each cover letter says which part it is" "$(cat "$p1/cover.subject" "$p2/cover.subject" 2>/dev/null | tr '\n' '|')"
+grep -q '^  01-test-area-1of2  *9  *9  TEST AREA (m01), part 1 of 2$' "$T/many.q/README" &&
+	grep -q '^  01-test-area-2of2  *8  *8  TEST AREA (m01), part 2 of 2$' "$T/many.q/README" &&
+	ok "postings: the README lists every posting with its part" ||
+	not_ok "postings: the README lists every posting with its part" "$(grep 01-test "$T/many.q/README" | tr '\n' '|')"
+cp "$T/many.j" "$T/many3.j"
+cp "$T/many.c" "$T/many3.c"
+plan many3 --max-patches 3
+bad=""
+for d in "$T/many3.q/.plan"/01-*; do
+	c=$(ls "$d"/*.list | wc -l)
+	[ "$c" -le 3 ] || bad="$bad $(basename "$d"):$c"
+done
+[ "$rc" -eq 0 ] && [ -z "$bad" ] && [ -d "$T/many3.q/.plan/01-test-area-6of6" ] &&
+	ok "postings: --max-patches 3 gives 6 postings of at most 3" ||
+	not_ok "postings: --max-patches 3 gives 6 postings of at most 3" "exit $rc:$bad $(ls "$T/many3.q/.plan" | tr '\n' ' ')"
+# A file's patches (--max-vars 1: b.c's two variables are two patches)
+# stay in one posting when the posting may still grow.
+{
+	echo "$lhead"
+	lrow kernel/a.c "$ev_ex" exercised
+	lrow kernel/b.c "$ev_ex" exercised
+	printf '2025-01-10T09:00:00Z\ty\tkernel/b.c\t2\t1\taccepted\t%s\texercised\t0123456789ab\tba9876543210\n' "$ev_ex"
+	lrow kernel/c.c "$ev_ex" exercised
+} >"$T/chain.j"
+{
+	echo "$chead"
+	for f in a b c; do
+		crow x kernel/$f.c "1 init-only writes, 0 escapes in init-only code" kernel/$f.c:5:set_x:assign
+	done
+	printf 'kernel/b.c\t2\ty\tglobal\tro_after_init\thigh\t1 init-only writes\tkernel/b.c:5:set_x:assign\n'
+} >"$T/chain.c"
+plan chain --max-patches 3 --max-vars 1
+got=$(for d in "$T/chain.q/.plan"/01-*; do printf '%s:' "$(basename "$d")"; cat "$d"/*.list | grep -v '^file' | cut -f 1 | tr '\n' ' '; done)
+[ "$rc" -eq 0 ] && [ "$got" = "01-test-area-1of2:kernel/a.c kernel/b.c kernel/b.c 01-test-area-2of2:kernel/c.c " ] &&
+	ok "postings: the two patches of one file are not split across postings" ||
+	not_ok "postings: the two patches of one file are not split across postings" "exit $rc: $got"
+rm -f "$tree"/kernel/m*.c
 
 # ---- #4: paths and names are checked before anything is written ----------
 { echo "$jhead"; jrow x ../kernel/a.c rejected "violation: written by y"; } >"$T/dotdot.j"
@@ -278,8 +453,9 @@ expect_refused cr 65 "cr.j:2: CR" \
 { echo "$jhead"; jrow x kernel/a.c accepted "$(printf '%s\033[2J\013; note=a\014b' "$ev")"; } >"$T/ctl.j"
 good_c >"$T/ctl.c"
 plan ctl
-if [ "$rc" -eq 0 ] && ! LC_ALL=C grep -q "$(printf '[\033\013\014]')" "$T/ctl.q/.plan"/01-*/0001.msg &&
-   grep -q '^  - exercises passed: boot\[2J$' "$T/ctl.q/.plan"/01-*/0001.msg; then
+if [ "$rc" -eq 0 ] && ! LC_ALL=C grep -q "$(printf '[\033\013\014]')" "$T/ctl.q/.plan"/01-*/0001.msg \
+	"$T/ctl.q/.plan"/01-*/0001.notes &&
+   grep -q '^  - exercises passed: boot\[2J$' "$T/ctl.q/.plan"/01-*/0001.notes; then
 	ok "#10 control characters in journal evidence are stripped from the commit message"
 else
 	not_ok "#10 control characters in journal evidence are stripped from the commit message" \
@@ -302,7 +478,8 @@ expect_refused batch 65 "batch.j:2: column 'batch'" \
 good_c >"$T/item.c"
 plan item
 if [ "$rc" -eq 0 ] && [ "$(grep -c '^Signed-off-by:' "$T/item.q/.plan"/01-*/0001.msg)" -eq 1 ] &&
-   grep -q '^    Signed-off-by: Evil' "$T/item.q/.plan"/01-*/0001.msg; then
+   ! grep -q '^Signed-off-by:' "$T/item.q/.plan"/01-*/0001.notes &&
+   grep -q '^    Signed-off-by: Evil' "$T/item.q/.plan"/01-*/0001.notes; then
 	ok "#10 a trailer in journal evidence stays inside an indented bullet"
 else
 	not_ok "#10 a trailer in journal evidence stays inside an indented bullet" "exit $rc"
