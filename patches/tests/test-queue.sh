@@ -1,24 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-queue.sh - make queue on a small journal of real 6.1.192 variables
-# (patches/tests/queue-fixture): grouping against MAINTAINERS and
-# get_maintainer.pl, the series, checkpatch --strict, git am onto
-# pristine, the README, bad input, and byte-identical reruns.  Real
-# spatch (cocci/annotate.sh), real git, the real prepared tree.  TAP.
+# test-queue.sh - make queue on a small journal of real variables of the
+# kernel under test (patches/tests/queue-fixture/MAJOR.MINOR, picked by
+# the tree's version): grouping against MAINTAINERS and get_maintainer.pl,
+# the series, the shape of a patch (a short message, the evidence below
+# the --- line, the base named from the tree), checkpatch --strict, git am
+# onto pristine, the README, bad input, byte-identical reruns; a clone of
+# the tree posing as the user's own git checkout, whose postings carry
+# base-commit: and are split to stay under QUEUE_MAX_PATCHES; and, last,
+# the queue built and booted whole and patch by patch (a sample of 2).
+# Real spatch (cocci/annotate.sh), real git, the real prepared tree.  TAP.
 #
-# Environment: WORK (default ~/.cache/ro-campaign), TREE (default
-# WORK/linux), JOURNAL and CANDIDATES to use other inputs (e.g. a real
-# validation journal) instead of the fixture.
+# Environment: KERNEL (default 6.12) and WORK (default
+# ~/.cache/ro-campaign/KERNEL), TREE (default WORK/linux), JOURNAL and
+# CANDIDATES to use other inputs (e.g. a real validation journal) instead
+# of the fixture.
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-WORK=${WORK:-$HOME/.cache/ro-campaign}
+WORK=${WORK:-$HOME/.cache/ro-campaign/${KERNEL:-6.12}}
 TREE=${TREE:-$WORK/linux}
-fix=$here/queue-fixture
-journal=${JOURNAL:-$fix/journal.tsv}
-cands=${CANDIDATES:-$fix/candidates.tsv}
 bin=$root/patches/queue
 t=$WORK/test-queue
 . "$root/qemu-boot/tests/tap.sh"
@@ -47,6 +50,35 @@ if [ ! -f "$TREE/MAINTAINERS" ] || ! git -C "$TREE" rev-parse -q --verify core >
 	exit 1
 fi
 
+# The tree's version and base line, derived here from the origin file
+# make setup writes (else make kernelversion), not from patches/queue.
+origin=$TREE/.git/ro-campaign-origin
+okey() {
+	awk -F '\t' -v k="$1" '$1 == k { print $2 }' "$origin" 2>/dev/null
+}
+if [ -f "$origin" ]; then
+	ver=$(okey version)
+	src=$(okey source)
+	case $(okey kind) in
+	tarball)
+		src=${src##*/}
+		base="Base: Linux $ver (Debian's ${src%.tar.xz})" ;;
+	*)	base="Base: Linux $ver" ;;
+	esac
+else
+	ver=$(make -s -C "$TREE" kernelversion)
+	base="Base: Linux $ver"
+fi
+mm=$(echo "$ver" | cut -d . -f 1-2)
+fix=$here/queue-fixture/$mm
+if [ ! -d "$fix" ] && [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
+	echo "1..1"
+	not_ok "a fixture for Linux $mm" "no $fix: add one with real variables of $mm"
+	exit 1
+fi
+journal=${JOURNAL:-$fix/journal.tsv}
+cands=${CANDIDATES:-$fix/candidates.tsv}
+
 check "queue --help exits 0" "$bin" --help
 "$bin" plan --journal "$journal" >"$t/out" 2>&1
 rc=$?
@@ -55,7 +87,7 @@ rc=$?
 
 # ---- grouping: our area is the first section get_maintainer.pl ranks ----
 paths="arch/x86/kernel/cpu/common.c arch/x86/kernel/tsc.c mm/vmalloc.c
-mm/slub.c kernel/sched/core.c kernel/sched/psi.c init/main.c fs/exec.c
+mm/memory.c mm/slub.c kernel/sched/core.c kernel/sched/psi.c init/main.c fs/exec.c
 drivers/tty/serial/8250/8250_core.c arch/x86/mm/init.c net/ipv4/tcp.c
 drivers/acpi/osl.c"
 "$bin" area --tree "$TREE" $paths >"$t/areas" 2>"$t/out"
@@ -65,13 +97,16 @@ expect() {
 		not_ok "area of $1 is $2" "got '$got'"
 }
 expect arch/x86/kernel/cpu/common.c "X86 ARCHITECTURE (32-BIT AND 64-BIT)"
-expect mm/vmalloc.c "MEMORY MANAGEMENT"
+expect mm/memory.c "MEMORY MANAGEMENT"
 expect kernel/sched/core.c "SCHEDULER"
 expect mm/slub.c "SLAB ALLOCATOR"
 # get_maintainer.pl orders sections of equal depth in Perl hash order
 # (fs/exec.c: "fs/exec.c" and VFS's "fs/*" are both depth 2, and its
 # first section changes from run to run); ours takes the longer pattern.
-expect fs/exec.c "EXEC & BINFMT API"
+case $mm in
+6.1) expect fs/exec.c "EXEC & BINFMT API" ;;
+*) expect fs/exec.c "EXEC & BINFMT API, ELF" ;;
+esac
 bad=""
 for p in $paths; do
 	[ "$p" = fs/exec.c ] && continue
@@ -81,8 +116,8 @@ for p in $paths; do
 	ours=$(awk -F '\t' -v p="$p" '$1 == p { print $2 }' "$t/areas")
 	[ "$gm" = "$ours" ] || bad="$bad $p: ours '$ours', get_maintainer '$gm';"
 done
-[ -z "$bad" ] && ok "area = get_maintainer.pl's first section for 11 paths" ||
-	not_ok "area = get_maintainer.pl's first section for 11 paths" "$bad"
+[ -z "$bad" ] && ok "area = get_maintainer.pl's first section for 12 paths" ||
+	not_ok "area = get_maintainer.pl's first section for 12 paths" "$bad"
 pf=$(awk -F '\t' '{ printf "%s=%s ", $1, $4 }' "$t/areas")
 case $pf in
 *"arch/x86/kernel/cpu/common.c=x86/cpu "*"arch/x86/kernel/tsc.c=x86/tsc "*"mm/vmalloc.c=mm "*"kernel/sched/core.c=sched/core "*)
@@ -178,19 +213,29 @@ rc=$?
 nseries=$(find "$q" -mindepth 1 -maxdepth 1 -type d ! -name .plan | wc -l)
 npatch=$(wc -l <"$q/series" 2>/dev/null || echo 0)
 if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
-	[ "$nseries" -eq 4 ] && [ "$npatch" -eq 6 ] &&
-		ok "fixture: 4 series (mm, psi, sched, x86), 6 patches" ||
-		not_ok "fixture: 4 series (mm, psi, sched, x86), 6 patches" "$nseries series, $npatch patches"
-	x86=$q/04-x86-architecture-32-bit-and-64-bit
-	sed -n '/^Subject:/{N;s/\n / /;p;}' "$x86"/0003-*.patch 2>/dev/null | grep -q '^Subject: \[PATCH 3/3\] x86/tsc: Mark no_sched_irq_time and no_tsc_watchdog as __ro_after_init$' &&
+	# MAINTAINERS differs between versions: 6.12 has VMALLOC and X86
+	# HARDWARE VULNERABILITIES sections of their own.
+	case $mm in
+	6.1) want="4 6" ;;
+	*) want="5 6" ;;
+	esac
+	[ "$nseries $npatch" = "$want" ] &&
+		ok "fixture: $(echo "$want" | cut -d ' ' -f 1) series, 6 patches" ||
+		not_ok "fixture: $want series and patches" "$nseries series, $npatch patches"
+	x86=$q/$(sed -n 's|^\([0-9]*-x86-architecture-32-bit-and-64-bit\)/.*tsc.*|\1|p' "$q/series")
+	tsc=$(grep -l '^+.*no_sched_irq_time' "$x86"/0*.patch 2>/dev/null)
+	nx86=$(grep -c . "$x86/series" 2>/dev/null)
+	sed -n '/^Subject:/{N;s/\n / /;p;}' "$tsc" 2>/dev/null | grep -q "^Subject: \[PATCH $nx86/$nx86\] x86/tsc: Mark no_sched_irq_time and no_tsc_watchdog as __ro_after_init$" &&
 		ok "one patch per file: tsc.c's two variables share a patch" ||
-		not_ok "one patch per file: tsc.c's two variables share a patch" "subject differs"
+		not_ok "one patch per file: tsc.c's two variables share a patch" "subject differs: $tsc"
+	mmcover=$(grep -l '^+.*vmap_initialized' "$q"/*/0*.patch | head -n 1)
 	grep -q '^To: .*x86@kernel.org\|^    x86@kernel.org' "$x86/0000-cover-letter.patch" 2>/dev/null &&
-	grep -q 'linux-mm@kvack.org' "$q"/01-memory-management/0000-cover-letter.patch 2>/dev/null &&
+	grep -q 'linux-mm@kvack.org' "$(dirname "$mmcover")/0000-cover-letter.patch" 2>/dev/null &&
 		ok "To:/Cc: from get_maintainer.pl (x86@kernel.org, linux-mm@kvack.org)" ||
 		not_ok "To:/Cc: from get_maintainer.pl (x86@kernel.org, linux-mm@kvack.org)" "missing"
+	notbuilt=$(awk -F '\t' '$6 == "not-built" && $2 != "vmap_initialized" { print $2 }' "$journal")
 	grep -q 'tsc_khz_ref: rejected: .*time_cpufreq_notifier' "$q/README" &&
-	grep -q 'num_fault_mutexes: not-built' "$q/README" &&
+	grep -q "$notbuilt: not-built" "$q/README" &&
 	! grep -q 'vmap_initialized: not-built' "$q/README" &&
 		ok "README: rejected and not-built with reasons, last journal row wins" ||
 		not_ok "README: rejected and not-built with reasons, last journal row wins" "see $q/README"
@@ -200,13 +245,52 @@ if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
 	! grep -q heartbeat "$q/series" "$q"/*/*.patch &&
 		ok "levels: the only-built module variable is left out, counted and listed with its evidence" ||
 		not_ok "levels: the only-built module variable is left out, counted and listed with its evidence" "$(grep -e '^Queued' -e '^Only' -e heartbeat "$q/README" | tr '\n' '|')"
-	cat "$x86"/0001-*.patch 2>/dev/null | tr '\n' ' ' | grep -q 'How it was tested (level: exercised): built into vmlinux' &&
+	srbds=$(grep -l '^+.*srbds_off' "$q"/*/0*.patch | head -n 1)
+	def=$(grep -n '^static int __init srbds_parse_cmdline' "$TREE/arch/x86/kernel/cpu/bugs.c" | cut -d: -f1)
+	tr '\n' ' ' <"$srbds" | tr -s ' ' | grep -q "Tested (level: exercised): built into an x86_64 vmlinux" &&
 		ok "commit message: the testing paragraph names the level" ||
-		not_ok "commit message: the testing paragraph names the level" "missing"
-	grep -q 'srbds_parse_cmdline() is __init (arch/x86/kernel/cpu/bugs.c:702)' "$x86"/0001-*.patch 2>/dev/null &&
-		ok "commit message: each writer, file:line, and how it is init-only" ||
-		not_ok "commit message: each writer, file:line, and how it is init-only" "missing"
+		not_ok "commit message: the testing paragraph names the level" "missing in $srbds"
+	tr '\n' ' ' <"$srbds" | tr -s ' ' | grep -q "srbds_parse_cmdline() is __init (arch/x86/kernel/cpu/bugs.c:$def)" &&
+		ok "below the --- line: each writer, file:line, and how it is init-only (bugs.c:$def)" ||
+		not_ok "below the --- line: each writer, file:line, and how it is init-only (bugs.c:$def)" "missing in $srbds"
 fi
+
+# ---- the shape of each patch: short message, evidence below the --- line ----
+# msgpart P: the commit message (up to the --- line); notepart P: from
+# the --- line to the diffstat's end (the first "diff --git").
+msgpart() { sed -n '/^$/,$p' "$1" | sed '/^---$/,$d'; }
+notepart() { sed -n '/^---$/,/^diff --git/p' "$1"; }
+long=""
+nobelow=""
+nbase=0
+while read -r p; do
+	n=$(msgpart "$q/$p" | grep -c .)
+	[ "$n" -le 20 ] || long="$long $p:$n"
+	msgpart "$q/$p" | grep -q '^Tested (level: ' || long="$long $p:no-Tested"
+	msgpart "$q/$p" | grep -q 'Writers of\|config_hash\|^Base:' && long="$long $p:evidence-above"
+	notepart "$q/$p" | grep -q '^Writers of ' && notepart "$q/$p" | grep -q '^Validation (level: ' ||
+		nobelow="$nobelow $p"
+	notepart "$q/$p" | grep -qxF "$base" && nbase=$((nbase + 1))
+done <"$q/series"
+[ "$npatch" -gt 0 ] && [ -z "$long" ] &&
+	ok "every commit message is at most 20 lines, says how it was tested, and carries no evidence list" ||
+	not_ok "every commit message is at most 20 lines, says how it was tested, and carries no evidence list" "$long"
+[ "$npatch" -gt 0 ] && [ -z "$nobelow" ] &&
+	ok "every patch has its writers and validation below the --- line" ||
+	not_ok "every patch has its writers and validation below the --- line" "$nobelow"
+ncov=0
+for c in "$q"/*/0000-cover-letter.patch; do
+	grep -qxF "$base" "$c" && ncov=$((ncov + 1))
+done
+[ "$nbase" -eq "$npatch" ] && [ "$ncov" -eq "$nseries" ] && grep -qxF "$base" "$q/README" &&
+	ok "every patch, cover letter and the README name the tree's base: $base" ||
+	not_ok "every patch, cover letter and the README name the tree's base: $base" "$nbase of $npatch patches, $ncov of $nseries covers"
+other=6.1.192
+[ "$ver" = 6.1.192 ] && other=6.12.118
+! grep -rq "Linux $other" "$q" && ! grep -rq 'base-commit:' "$q" &&
+	ok "no other version ($other) and no base-commit: in a tarball tree's queue" ||
+	not_ok "no other version ($other) and no base-commit: in a tarball tree's queue" "$(grep -rl "Linux $other\|base-commit:" "$q" | head -n 3 | tr '\n' ' ')"
+
 sob="Signed-off-by: $(git -C "$TREE" config user.name) <$(git -C "$TREE" config user.email)>"
 nsob=0
 ncover=0
@@ -254,6 +338,11 @@ if git -C "$TREE" worktree add -q --detach "$wt" pristine >"$t/out" 2>&1; then
 	n_ro=$(git -C "$wt" diff pristine HEAD | grep -c '^+.*__ro_after_init')
 	[ "$n_ro" -gt 0 ] && ok "the applied queue adds __ro_after_init ($n_ro lines)" ||
 		not_ok "the applied queue adds __ro_after_init" "none"
+	git -C "$wt" log --format=%B pristine..HEAD >"$t/am-msgs"
+	[ "$(grep -c '^Tested (level: ' "$t/am-msgs")" -eq "$npatch" ] &&
+	! grep -q '^Writers of \|^Validation (level: \|^Base: ' "$t/am-msgs" &&
+		ok "git am keeps the messages and drops what is below the --- line" ||
+		not_ok "git am keeps the messages and drops what is below the --- line" "$(grep -c '^Writers of ' "$t/am-msgs") evidence lists in the commits"
 	git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1
 else
 	not_ok "the queue applies with git am to a fresh pristine worktree" "worktree add failed"
@@ -268,6 +357,65 @@ if diff -r "$t/first" "$q" >"$t/out" 2>&1; then
 	ok "a second run gives byte-identical output ($(find "$q" -type f | wc -l) files)"
 else
 	not_ok "a second run gives byte-identical output" "$(head -n 3 "$t/out" | tr '\n' ' ')"
+fi
+
+# ---- the user's own git tree: base-commit:, and postings split ---------------
+# A clone of TREE posing as a tree made from the user's checkout (make
+# setup TREE=...): its origin file says kind git, commit = pristine.  The
+# largest area is made to exceed QUEUE_MAX_PATCHES, so it is split in two.
+gt=$t/gtree
+if [ ! -d "$gt/.git" ]; then
+	rm -rf "$gt"
+	git clone -q --shared --no-checkout "$TREE" "$gt" >"$t/out" 2>&1 ||
+		not_ok "clone TREE as a user tree" "$(tail -n 2 "$t/out")"
+else
+	git -C "$gt" fetch -q --force "$TREE" 'refs/tags/*:refs/tags/*' >"$t/out" 2>&1
+fi
+pcommit=$(git -C "$TREE" rev-parse pristine)
+git -C "$gt" fetch -q --force "$TREE" 'refs/tags/*:refs/tags/*' >/dev/null 2>&1
+git -C "$gt" checkout -q -f --detach "$pcommit" >"$t/out" 2>&1
+printf 'key\tvalue\nkind\tgit\nversion\t%s\nsource\t%s\ncommit\t%s\n' "$ver" "$TREE" "$pcommit" \
+	>"$gt/.git/ro-campaign-origin"
+big=$(sort -t '	' -k4,4n "$q/.plan/areas.tsv" | tail -n 1)
+bigdir=$(echo "$big" | cut -f 1)
+bign=$(echo "$big" | cut -f 4)
+max=$((bign - 1))
+[ "$max" -ge 1 ] || max=1
+gq=$t/gqueue
+rm -rf "$gq"
+QUEUE_MAX_PATCHES=$max sh "$root/patches/queue.sh" "$journal" "$cands" "$gt" \
+	"$t/gwork" "$gq" >"$t/grun.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "a git tree's queue: written, checkpatch and git am onto its commit pass" ||
+	not_ok "a git tree's queue: written, checkpatch and git am onto its commit pass" "exit $rc: $(grep -i 'fail\|error' "$t/grun.log" | head -n 4 | tr '\n' ' ')"
+nb=0
+ncov=0
+for c in "$gq"/*/0000-cover-letter.patch; do
+	ncov=$((ncov + 1))
+	[ "$(grep '^base-commit: ' "$c")" = "base-commit: $pcommit" ] && nb=$((nb + 1))
+done
+np=0
+while read -r p; do
+	notepart "$gq/$p" | grep -qx "base-commit: $pcommit" && np=$((np + 1))
+done <"$gq/series"
+[ "$ncov" -gt 0 ] && [ "$nb" -eq "$ncov" ] && [ "$np" -eq "$(grep -c . "$gq/series")" ] &&
+	grep -qx "base-commit: $pcommit" "$gq/README" && ! grep -rqF "$TREE" "$gq"/*/ &&
+	ok "git tree: every cover letter and patch carries base-commit: $(echo "$pcommit" | cut -c1-12), no path of the user's" ||
+	not_ok "git tree: every cover letter and patch carries base-commit:" "$nb of $ncov covers, $np patches"
+stem=${bigdir#[0-9][0-9]-}
+p1=$(ls -d "$gq"/[0-9][0-9]-"$stem"-1of2 2>/dev/null)
+p2=$(ls -d "$gq"/[0-9][0-9]-"$stem"-2of2 2>/dev/null)
+n1=$(grep -c . "$p1/series" 2>/dev/null || echo 0)
+n2=$(grep -c . "$p2/series" 2>/dev/null || echo 0)
+if [ -n "$p1" ] && [ -n "$p2" ] && [ $((n1 + n2)) -eq "$bign" ] &&
+   [ "$n1" -le "$max" ] && [ "$n2" -le "$max" ] &&
+   [ "$(grep -c . "$gq/series")" -eq "$npatch" ] &&
+   grep -q "^Subject: \[PATCH 0/$n2\] .*(part 2 of 2)" "$p2/0000-cover-letter.patch" &&
+   grep -q "^Subject: \[PATCH 1/$n2\] " "$p2"/0001-*.patch &&
+   grep -q "$(basename "$p2")  *$n2 .*, part 2 of 2$" "$gq/README"; then
+	ok "postings: the $bign patches of $stem with QUEUE_MAX_PATCHES=$max are two postings ($n1 + $n2), numbered from 1, in the README"
+else
+	not_ok "postings: the $bign patches of $stem are two postings with QUEUE_MAX_PATCHES=$max" "$(ls "$gq" | tr '\n' ' ')"
 fi
 
 # ---- make queue-check-boot QUEUE_BOOT_IN_TREE=1 (fast) ------------------------
@@ -289,5 +437,29 @@ fi
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
 	ok "queue-check-boot --in-tree puts TREE back, clean, at $(echo "$before" | cut -c1-12)" ||
 	not_ok "queue-check-boot --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
+
+# ---- make queue-check-bisect QUEUE_BISECT_SAMPLE=2 (fast, in TREE) -------------
+# Two patches, the first and the last, each alone on core: built, their
+# variables looked up, booted; the README names them and the rest as not
+# checked.
+ACCEL=tcg sh "$root/patches/queue-bisect.sh" --in-tree --sample 2 "$q" "$TREE" \
+	"$WORK" fast >"$t/bisect.log" 2>&1
+rc=$?
+first=$(head -n 1 "$q/series")
+last=$(tail -n 1 "$q/series")
+if [ $rc -eq 0 ] && grep -q "^booted with all exercises, protection on.  Checked 2 of $npatch patches, a sample of 2" "$q/README" &&
+   grep -qxF "  pass $first: applied alone; build ok; $(awk -F '\t' -v p="$first" '$1 == p { print $4 }' "$q/bisect.tsv"); boot pass" "$q/README" &&
+   grep -q "^  pass $last: applied alone; build ok; " "$q/README" &&
+   grep -q "^Not checked: $((npatch - 2)) patches" "$q/README" &&
+   [ "$(grep -c '^Bisect check' "$q/README")" -eq 1 ]; then
+	ok "queue-check-bisect: the first and the last patch built and booted alone, the README says which"
+else
+	not_ok "queue-check-bisect: the first and the last patch built and booted alone, the README says which" \
+		"exit $rc: $(grep -i 'error\|FAILED' "$t/bisect.log" | head -n 3 | tr '\n' ' ')"
+fi
+[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
+	ok "queue-check-bisect --in-tree puts TREE back, clean" ||
+	not_ok "queue-check-bisect --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
 
 finish
