@@ -4,32 +4,36 @@
 #
 # usage: candidates/bench-precision.sh [options] TREE WORK
 #
-# 1. The files of the sample (tests/labelled/labels.tsv, README.md there)
-#    are the SCOPE of cocci/run-facts.sh, with its own extension (phase
-#    2: every file that may write a global defined there), into
-#    WORK/bench/precision/facts (its cache there makes reruns cheap);
-#    then candidates/candidates, as in `make candidates`.
+# 1. The files of the sample for the tree's version (tests/labelled/
+#    MAJOR.MINOR/labels.tsv by its "make kernelversion", README.md
+#    there) are the SCOPE of cocci/run-facts.sh, with its own
+#    extension (phase 2: every file that may write a global defined
+#    there), into WORK/bench/precision/facts (its cache there makes
+#    reruns cheap); then candidates/candidates, as in `make candidates`.
 # 2. candidates.tsv is joined with labels.tsv by (file, name).  A row
 #    proposed as ro_after_init is right if the label is ro_after_init,
 #    wrong otherwise; precision = right / (right + wrong), per confidence
-#    level and overall.  Recall = labelled ro_after_init variables with a
-#    row proposed as ro_after_init / labelled ro_after_init variables.
+#    level and overall (a row labelled already, annotated upstream, is
+#    right only as already).  Recall = labelled ro_after_init variables
+#    with a row proposed as ro_after_init / labelled ro_after_init
+#    variables.
 # 3. Every labelled variable whose class differs from its label, or that
 #    has no row, goes to WORK/bench/precision/mismatches.tsv with the
 #    finder's reason and the label's.
 #
 # Results: a summary on stdout, rows appended to WORK/bench/results.tsv
-# ("bench metric value unit date").  Exit 0 measured, 1 a stage failed or
-# the labels are malformed, 64 usage.
+# ("bench metric value unit date", the first of them the kernel version).
+# Exit 0 measured, 1 a stage failed, the labels are malformed or there is
+# no sample for the tree's version, 64 usage.
 set -u
 
 usage() {
-	sed -n '3,23s/^# \{0,1\}//p' "$0"
+	sed -n '3,27s/^# \{0,1\}//p' "$0"
 	cat <<EOF
 
 options:
   -j N            parallel spatch jobs (default: number of cores)
-  --labels FILE   the labelled sample (default: tests/labelled/labels.tsv)
+  --labels FILE   the labelled sample (default: tests/labelled/VERSION/labels.tsv)
   -h, --help      this text
 EOF
 }
@@ -41,7 +45,7 @@ prog_name=bench-precision
 . "$repo/lib/tsv.sh"
 bin=$here/candidates
 runfacts=$repo/cocci/run-facts.sh
-labels=$here/tests/labelled/labels.tsv
+labels=
 jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -57,11 +61,20 @@ done
 posint -j "$jobs" 1024
 tree=$1 work=$2
 [ -d "$tree/.git" ] || die 64 "TREE '$tree' is not a git work tree"
+kver=$(make -s -C "$tree" kernelversion 2>/dev/null | tail -n 1)
+[ -n "$kver" ] || die 1 "$tree: make kernelversion printed nothing"
+if [ -z "$labels" ]; then
+	# the sample of the tree's MAJOR.MINOR
+	labels=$here/tests/labelled/$(echo "$kver" | cut -d . -f 1,2)/labels.tsv
+	have=$(cd "$here/tests/labelled" && ls -d [0-9]*.[0-9]* 2>/dev/null | tr '\n' ' ')
+	[ -f "$labels" ] ||
+		die 1 "no labelled sample for Linux $kver: no $labels (samples: $have)"
+fi
 [ -f "$labels" ] || die 64 "no labels file '$labels'"
 [ "$(head -n 1 "$labels")" = "$(printf 'file\tline\tname\tlabel\treason')" ] ||
 	die 1 "$labels:1: the header is not 'file line name label reason'"
 bad=$(awk -F '\t' 'NR > 1 && (NF != 5 ||
-	$4 !~ /^(ro_after_init|rejected|const|initdata)$/) { print FILENAME ":" NR; exit }' \
+	$4 !~ /^(ro_after_init|rejected|const|initdata|already)$/) { print FILENAME ":" NR; exit }' \
 	"$labels")
 [ -z "$bad" ] || die 1 "$bad: not five columns with a known label"
 [ -x "$bin" ] && [ -x "$repo/cocci/mentions" ] ||
@@ -113,6 +126,14 @@ awk -F '\t' -v OFS='\t' -v cf="$cf" -v cn="$cn" -v cl="$cl" -v cc="$cc" \
 		} else if (lab[k] == "ro_after_init" && !(k in mreason))
 			mreason[k] = $cr
 	}
+	# all(C, L): every class in the comma list C (one per definition row,
+	# #ifdef variants) is L
+	function all(c, l,   a, i, n) {
+		n = split(c, a, ",")
+		for (i = 1; i <= n; i++)
+			if (a[i] != l) return 0
+		return 1
+	}
 	END {
 		print "file", "line", "name", "label", "class", "confidence",
 			"kind", "finder_reason", "label_reason" > mis
@@ -123,8 +144,7 @@ awk -F '\t' -v OFS='\t' -v cf="$cf" -v cn="$cn" -v cl="$cl" -v cc="$cc" \
 				kind = "wrong proposal"; r = wreason[k] }
 			else if (lab[k] == "ro_after_init" && !(k in prop)) {
 				kind = "missed"; r = mreason[k] }
-			else if (cls[k] != lab[k] && !(lab[k] == "ro_after_init" &&
-				cls[k] ~ /^(ro_after_init,)*ro_after_init$/)) {
+			else if (!all(cls[k], lab[k])) {
 				kind = "other class"; r = reason[k] }
 			else continue
 			print p[1], (k in line) ? line[k] : lline[k], p[2], lab[k],
@@ -150,8 +170,11 @@ res=$work/bench/results.tsv
 frac() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }'
 }
-echo "bench-precision: $(($(wc -l < "$labels") - 1)) labelled variables in $(wc -l < "$out/scope.txt") files; $nfiles files analysed, $nerr with parse errors"
+sample=${labels#"$repo/"}
+echo "bench-precision: Linux $kver, sample $sample: $(($(wc -l < "$labels") - 1)) labelled variables in $(wc -l < "$out/scope.txt") files; $nfiles files analysed, $nerr with parse errors"
 {
+	printf 'precision\tkernel\t%s\tversion\t%s\n' "$kver" "$date"
+	printf 'precision\tsample\t%s\t-\t%s\n' "$sample" "$date"
 	while IFS='	' read -r lvl a b; do
 		case $lvl in
 		recall)

@@ -40,9 +40,9 @@ bench-finder: candidates/candidates cocci/mentions
 		[ $$rc -eq 0 ] || echo "bench-finder: slower than the target"
 
 # Precision per confidence level, and recall, on the hand-labelled sample
-# candidates/tests/labelled/labels.tsv: the finder over the sample's files
-# (and its own extension) into WORK/bench/precision/, mismatches.tsv
-# there.  Part of make bench.
+# of the tree's version, candidates/tests/labelled/MAJOR.MINOR/labels.tsv:
+# the finder over the sample's files (and its own extension) into
+# WORK/bench/precision/, mismatches.tsv there.  Part of make bench.
 bench-precision: candidates/candidates cocci/mentions
 	@sh candidates/bench-precision.sh -j $(JOBS) "$(TREE)" "$(WORK)"; \
 		rc=$$?; [ $$rc -ne 64 ] || exit 64; \
