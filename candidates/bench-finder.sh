@@ -7,22 +7,27 @@
 # Runs what "make candidates" runs (cocci/run-facts.sh, then candidates/
 # candidates) over SCOPE (default: the whole tree) with an empty fact
 # cache in WORK/finder-bench, so nothing is reused from earlier runs, and
-# appends the figures to WORK/bench/results.tsv. Peak memory is the
-# largest resident set of one process (GNU time's maximum RSS, which
-# covers the spatch children). Exit 1 when the wall time is over the
-# target (default 1800 s, the issue's 30 minutes), 64 usage, 70 when
+# appends the figures to WORK/bench/results.tsv: the tree's kernel
+# version, wall time, CPU time (user + system of every process: on a
+# loaded machine the figure to compare) and the load average at the
+# start, files, files with parse errors, candidates by class
+# (ro_after_init also by confidence) and peak memory, the largest
+# resident set of one process (GNU time's maximum RSS, which covers the
+# spatch children). Exit 1 when the wall time is over the target
+# (default 1800 s, the issue's 30 minutes), 64 usage, 70 when
 # run-facts.sh, candidates or the host failed.
 
 set -u
 
 usage() {
-	sed -n '3,14s/^# \{0,1\}//p' "$0"
+	sed -n '3,18s/^# \{0,1\}//p' "$0"
 }
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 prog_name=bench-finder
 . "$repo/lib/args.sh"
+. "$repo/lib/tsv.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 target=1800
 while [ $# -gt 0 ]; do
@@ -48,17 +53,22 @@ out=$work/finder-bench
 rm -rf "$out"
 mkdir -p "$out/facts" "$work/bench" || die 70 "cannot create $out"
 label=${*:-whole tree}
+# the version the rows are about (WORK of an own tree says no version)
+kver=$(make -s -C "$tree" kernelversion 2>/dev/null | tail -n 1)
+[ -n "$kver" ] || kver=-
 
+# the 1-minute load average when it starts: other work on the machine
+load0=$(cut -d " " -f 1 /proc/loadavg 2>/dev/null || echo -)
 start=$(date +%s)
 {
-	/usr/bin/time -f '%M %e' -o "$out/time.facts" \
+	/usr/bin/time -f '%M %e %U %S' -o "$out/time.facts" \
 		sh "$repo/cocci/run-facts.sh" -j "$jobs" --cache "$out/cache" \
 		"$tree" "$out/facts" "$@"
 	echo $? >"$out/rc.facts"
 } 2>&1 | tee "$out/facts.log" >&2
 rc=$(cat "$out/rc.facts")
 [ "$rc" -eq 0 ] || die 70 "run-facts.sh exit $rc, see $out/facts.log"
-/usr/bin/time -f '%M %e' -o "$out/time.cand" \
+/usr/bin/time -f '%M %e %U %S' -o "$out/time.cand" \
 	"$here/candidates" --facts "$out/facts" --out "$out/candidates.tsv" \
 	2>"$out/candidates.log" || die 70 "candidates failed: $(cat "$out/candidates.log")"
 wall=$(($(date +%s) - start))
@@ -67,22 +77,38 @@ files=$(wc -l <"$out/facts/files.txt")
 errs=$(($(wc -l <"$out/facts/errors.tsv") - 1))
 rss_facts=$(cut -d ' ' -f 1 "$out/time.facts")
 rss_cand=$(cut -d ' ' -f 1 "$out/time.cand")
+# user + system seconds of every process (the spatch children included):
+# comparable between runs when the wall time is not, on a loaded machine
+cpu=$(cat "$out/time.facts" "$out/time.cand" |
+	awk '{ s += $3 + $4 } END { printf "%d", s }')
 rate=$(awk -v f="$files" -v w="$wall" 'BEGIN { printf "%.2f", f / (w ? w : 1) }')
 summary=$(cat "$out/candidates.log")
 date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 res=$work/bench/results.tsv
 [ -s "$res" ] || printf 'bench\tmetric\tvalue\tunit\tdate\n' >"$res"
+pct=$(awk -v e="$errs" -v f="$files" 'BEGIN { printf "%.1f", f ? 100 * e / f : 0 }')
+# candidates by class, and the ro_after_init ones by confidence
+bycls=$(tsv_awk "$out/candidates.tsv" 'NR > 1 { n[$c_class]++
+		if ($c_class == "ro_after_init") n["ro_after_init_" $c_confidence]++ }
+	END { for (k in n) print k "\t" n[k] }' | sort) ||
+	die 70 "cannot read $out/candidates.tsv"
 {
+	printf 'finder\tkernel\t%s\tversion\t%s\n' "$kver" "$date"
 	printf 'finder\tscope\t%s\t-\t%s\n' "$(echo "$label" | tr '\t' ' ')" "$date"
 	printf 'finder\twall\t%s\tseconds\t%s\n' "$wall" "$date"
+	printf 'finder\tcpu\t%s\tseconds\t%s\n' "$cpu" "$date"
+	printf 'finder\tload_start\t%s\tloadavg\t%s\n' "$load0" "$date"
 	printf 'finder\tfiles\t%s\tfiles\t%s\n' "$files" "$date"
 	printf 'finder\tfiles_per_s\t%s\tfiles/s\t%s\n' "$rate" "$date"
 	printf 'finder\tparse_errors\t%s\tfiles\t%s\n' "$errs" "$date"
+	printf 'finder\tparse_errors_pct\t%s\tpercent\t%s\n' "$pct" "$date"
+	echo "$bycls" | awk -F '\t' -v d="$date" 'NF == 2 {
+		printf "finder\tclass:%s\t%s\tvariables\t%s\n", $1, $2, d }'
 	printf 'finder\tpeak_rss_facts\t%s\tKiB\t%s\n' "$rss_facts" "$date"
 	printf 'finder\tpeak_rss_candidates\t%s\tKiB\t%s\n' "$rss_cand" "$date"
 	printf 'finder\tjobs\t%s\tprocesses\t%s\n' "$jobs" "$date"
 } >>"$res"
-echo "bench-finder: $label: $files files in ${wall}s ($rate files/s, -j $jobs)," \
+echo "bench-finder: Linux $kver, $label: $files files ($errs, $pct%, with parse errors) in ${wall}s, ${cpu} s of CPU ($rate files/s, -j $jobs, load $load0 at the start)," \
 	"peak RSS ${rss_facts} KiB (facts) / ${rss_cand} KiB (candidates)"
 echo "bench-finder: $summary"
 if [ "$wall" -gt "$target" ]; then

@@ -75,6 +75,8 @@ shift 2
 [ -f "$runfacts" ] || die 70 "missing $runfacts"
 mkdir -p "$work/loo" "$work/bench" || die 70 "cannot create $work/loo"
 tree=$(cd "$tree" && pwd)
+kver=$(make -s -C "$tree" kernelversion 2>/dev/null | tail -n 1)
+[ -n "$kver" ] || kver=-
 loo=$(cd "$work/loo" && pwd)
 scratch=$loo/tree
 cache=$loo/cache
@@ -250,6 +252,7 @@ date=$(date -u +%FT%TZ)
 res=$work/bench/results.tsv
 [ -s "$res" ] || printf 'bench\tmetric\tvalue\tunit\tdate\n' > "$res"
 {
+	printf 'loo\tkernel\t%s\tversion\t%s\n' "$kver" "$date"
 	printf 'loo\theld_out\t%s\tvariables\t%s\n' "$nheld" "$date"
 	printf 'loo\trecall\t%s\tfraction\t%s\n' "$recall" "$date"
 	printf 'loo\tproposed_high\t%s\tvariables\t%s\n' "$high" "$date"
@@ -265,7 +268,7 @@ res=$work/bench/results.tsv
 		"$loo/report.tsv" | sort
 } >> "$res"
 
-echo "bench-loo: scope: ${*:-whole tree}; $nfiles files analysed"
+echo "bench-loo: Linux $kver, scope: ${*:-whole tree}; $nfiles files analysed, $nerr with parse errors"
 echo "bench-loo: recall $recall ($hit of $nheld re-proposed: $high high, $((hit - high)) medium)"
 echo "bench-loo: misses by cause:"
 awk -F '\t' 'NR > 1 && $4 != "ro_after_init" { c[$6]++ }

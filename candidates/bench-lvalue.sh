@@ -58,6 +58,8 @@ cand=${3:-$work/candidates/candidates.tsv}
 out=$work/bench/lvalue
 mkdir -p "$out" || die 70 "cannot create $out"
 tree=$(cd "$tree" && pwd)
+kver=$(make -s -C "$tree" kernelversion 2>/dev/null | tail -n 1)
+[ -n "$kver" ] || kver=-
 t0=$(date +%s)
 
 # ---- the ro_after_init rows: file name storage confidence ------------------
@@ -214,6 +216,7 @@ res=$work/bench/results.tsv
 mkdir -p "$work/bench" || die 70 "cannot create $work/bench"
 [ -s "$res" ] || printf 'bench\tmetric\tvalue\tunit\tdate\n' > "$res"
 {
+	printf 'lvalue\tkernel\t%s\tversion\t%s\n' "$kver" "$date"
 	printf 'lvalue\tcandidates_checked\t%s\tvariables\t%s\n' "$nro" "$date"
 	printf 'lvalue\tfiles_scanned\t%s\tfiles\t%s\n' "$nfiles" "$date"
 	printf 'lvalue\tviolations\t%s\tvariables\t%s\n' "$nvar" "$date"

@@ -54,6 +54,8 @@ posint --every "$every" 1000000
 posint --top "$top" 1000
 tree=$1 work=$2
 [ -d "$tree" ] || die 64 "TREE '$tree' is not a directory"
+kver=$(make -s -C "$tree" kernelversion 2>/dev/null | tail -n 1)
+[ -n "$kver" ] || kver=-
 [ -x "$here/mentions" ] || die 70 "cocci/mentions is not built (make programs)"
 out=$work/parse-bench
 rm -rf "$out"
@@ -159,6 +161,7 @@ date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 res=$work/bench/results.tsv
 [ -s "$res" ] || printf 'bench\tmetric\tvalue\tunit\tdate\n' >"$res"
 {
+	printf 'parse\tkernel\t%s\tversion\t%s\n' "$kver" "$date"
 	printf 'parse\tsample\tone in %s .c files by path hash\t-\t%s\n' "$every" "$date"
 	printf 'parse\tfiles\t%s\tfiles\t%s\n' "$files" "$date"
 	printf 'parse\tparse_error_files\t%s\tfiles\t%s\n' "$perr" "$date"
@@ -172,7 +175,7 @@ res=$work/bench/results.tsv
 	head -n "$top" "$out/buckets.body" | awk -F '\t' -v d="$date" \
 		'{ printf "parse\tbucket:%s\t%s\tregions\t%s\n", $1, $2, d }'
 } >>"$res"
-echo "bench-parse: $files files in ${wall}s (-j $jobs): $perr with parse errors" \
+echo "bench-parse: Linux $kver: $files files in ${wall}s (-j $jobs): $perr with parse errors" \
 	"($rate%), $pcode outside #define bodies ($crate%), $nreg unparsed regions," \
 	"$other other errors"
 echo "bench-parse: top buckets (regions, files, example):"

@@ -3,7 +3,7 @@
 # bench-lvalue.sh on a small git tree: which lvalue-macro writes of
 # ro_after_init candidates it reports (runtime only, the right names, not
 # comments, strings, pointees, __init or __exit code), its results rows
-# and its exit codes.
+# with the kernel version, and its exit codes.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . qemu-boot/tests/tap.sh
@@ -51,6 +51,8 @@ void bar_rt(int v)
 	WRITE_ONCE(foo_r, v);
 }
 C
+# a kernel Makefile answers kernelversion: the results rows carry it
+printf 'kernelversion:\n\t@echo 9.99.1\n' > "$T/tree/Makefile"
 (cd "$T/tree" && git init -q . && git add . &&
 	git -c user.name=t -c user.email=t@t commit -qm t) || exit 1
 printf 'file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n' > "$T/cand.tsv"
@@ -78,6 +80,7 @@ res=$T/work/bench/results.tsv
 grep -q '^lvalue	violations	4	variables	' "$res" &&
 	grep -q '^lvalue	violations_high	3	variables	' "$res" &&
 	grep -q '^lvalue	candidates_checked	7	variables	' "$res" &&
+	grep -q '^lvalue	kernel	9.99.1	version	' "$res" &&
 	ok "results rows" || not_ok "results rows" "$(cat "$res")"
 
 awk -F '\t' -v OFS='\t' '$3 != "foo_a" && $3 != "foo_arr" && $3 != "foo_e" &&

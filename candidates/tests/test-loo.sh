@@ -6,7 +6,7 @@
 # candidates. The full figure over a larger scope is make bench-loo.
 set -u
 cd "$(dirname "$0")/../.."
-WORK=${WORK:-$HOME/.cache/ro-campaign}
+WORK=${WORK:-$HOME/.cache/ro-campaign/${KERNEL:-6.12}}
 TREE=${TREE:-$WORK/linux}
 SCOPE=${LOO_TEST_SCOPE:-security init arch/x86/mm kernel/power}
 T=$WORK/test-loo
