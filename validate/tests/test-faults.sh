@@ -86,7 +86,8 @@ v num-neg --candidates "$good" --journal "$st/j/journal.tsv" --batch -1
 check "--batch -1: exit 64" refused num-neg 64 "--batch"
 "$bin" --help > "$st/help.out" 2>&1
 check "--help states the exit codes and --force" \
-	sh -c "grep -q '^Exit: 0 all decided, 64 usage, 65 bad input data' '$st/help.out' && \
+	sh -c "grep -q '^Exit: 0 all decided, ' '$st/help.out' && \
+		tr '\\n' ' ' < '$st/help.out' | grep -q ' 64 usage, 65 bad input data' && \
 		grep -q -- '--force' '$st/help.out'"
 
 # --- #8: the candidates parser ----------------------------------------------
