@@ -19,6 +19,12 @@
 # run at once on this machine.  The results land in BUILD/ro-campaign/:
 # bzImage, vmlinux, System.map, modroot/ (modules_install), kernelrelease.
 # The last line on stdout is the build directory.
+# DISTCC_HOSTS (distcc's host list, "host1/8 host2/8"), or DISTCC=1 for
+# distcc's own configuration, compiles through distcc as ccache's prefix
+# (CCACHE_PREFIX=distcc): preprocessing and links stay local, -j is the
+# slots of the hosts that answer (qemu-boot/distcc-hosts.sh), a host that
+# does not answer is left out with a warning, and with none the build is
+# local.  The objects are the same either way (the same compiler).
 # Exit (README.md): 0 built, 1 the build failed, 64 usage, 65 bad input,
 # 70 a tool failed.
 
@@ -131,6 +137,19 @@ if ! configured; then
 	echo "$key" > "$out/.ro-campaign-key"
 fi
 [ $config_only -eq 1 ] && { echo "$out"; exit 0; }
+
+# distcc: the hosts that answer now, and -j from their slots.
+if [ -n "${DISTCC_HOSTS:-}" ] || [ "${DISTCC:-0}" = 1 ]; then
+	if dh=$(sh "$here/distcc-hosts.sh"); then
+		jobs=$(echo "$dh" | sed -n 1p)
+		DISTCC_HOSTS=$(echo "$dh" | sed -n 2p)
+		export DISTCC_HOSTS CCACHE_PREFIX=distcc
+		echo "build-kernel: compiling through distcc: $DISTCC_HOSTS" >&2
+	else
+		echo "build-kernel: warning: no distcc host answers: compiling locally" >&2
+		unset DISTCC_HOSTS
+	fi
+fi
 
 # count_objects [-newer FILE]: the .o files of the build directory.
 count_objects() {

@@ -27,6 +27,8 @@
 
 static const char usage_text[] =
 "usage: validate --candidates FILE --tree DIR --work DIR [options]\n"
+"       validate --job DIR --tree DIR --work DIR [--tools DIR]\n"
+"       validate --merge DIR [--journal FILE]\n"
 "\n"
 "Validate the class ro_after_init rows of a candidates TSV by batches:\n"
 "annotate, build, section check, boot in warn mode with the exercise\n"
@@ -62,6 +64,14 @@ STR(DEFAULT_BATCH) ")\n"
 "                     not counted)\n"
 "  --force            discard uncommitted changes in the tree that\n"
 "                     validate did not make (it refuses them otherwise)\n"
+"  --emit-jobs DIR    after the baseline, write each batch into DIR (new or\n"
+"                     empty) as a self-contained job instead of running it;\n"
+"                     validate/farm/ runs the jobs (GNU parallel, Slurm)\n"
+"  --job DIR          run one emitted job (validate/farm/run-job.sh does):\n"
+"                     its settings, candidates and journal are DIR's\n"
+"  --merge DIR        append the verdicts of DIR's jobs to the emission's\n"
+"                     journal (or --journal), none twice; jobs that did not\n"
+"                     finish are named and listed in DIR/rerun.txt\n"
 "  -h, --help         this text\n"
 "\n"
 "Before anything is built, every conversion is checked against the tree\n"
@@ -72,7 +82,8 @@ STR(DEFAULT_BATCH) ")\n"
 "for the same kernel config and core hashes.  Progress goes to stderr,\n"
 "the tools' output to STATE/validate.log next to the journal.\n"
 "\n"
-"Exit: 0 all decided, 64 usage, 65 bad input data (candidates, journal,\n"
+"Exit: 0 all decided, 1 --merge: a job did not finish (rerun it, merge\n"
+"again), 64 usage, 65 bad input data (candidates, journal,\n"
 "a candidate that does not match the tree, a tree with changes that\n"
 "validate did not make), 70 a tool, the tree or the baseline boot\n"
 "failed, 130 interrupted (rerun to resume).\n";
@@ -87,7 +98,9 @@ static void usage_error(const char *fmt, const char *arg)
 
 struct opts {
 	const char *cands, *journal, *base, *plan;
+	const char *emit, *merge, *job;	/* --emit-jobs, --merge, --job */
 	int size, max;
+	int nset;	/* options that --job and --merge take from elsewhere */
 };
 
 static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
@@ -109,12 +122,17 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 		{ "max", required_argument, NULL, 'm' },
 		{ "cover-plan", required_argument, NULL, 'P' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "emit-jobs", required_argument, NULL, 'E' },
+		{ "merge", required_argument, NULL, 'M' },
+		{ "job", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (!strchr("twTJh", opt))
+			o->nset++;
 		switch (opt) {
 		case 'c':
 			o->cands = optarg;
@@ -169,6 +187,15 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 		case 'P':
 			o->plan = optarg;
 			break;
+		case 'E':
+			o->emit = optarg;
+			break;
+		case 'M':
+			o->merge = optarg;
+			break;
+		case 'J':
+			o->job = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(RC_OK);
@@ -178,6 +205,19 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->merge) {
+		if (o->nset != 1 + !!o->journal || x->tree || x->work || o->job)
+			usage_error("%s", "--merge takes only --journal");
+		return;
+	}
+	if (o->job) {
+		if (o->nset)
+			usage_error("%s",
+				    "--job takes only --tree, --work and --tools: the rest is the job's");
+		if (!x->tree || !x->work)
+			usage_error("%s", "--job needs --tree and --work");
+		return;
+	}
 	if (!o->cands || !x->tree || !x->work)
 		usage_error("%s", "--candidates, --tree and --work are required");
 	if (strcmp(x->profile, "fast") && strcmp(x->profile, "wide") &&
@@ -271,13 +311,25 @@ int main(int argc, char **argv)
 	struct ctx x = { .profile = "fast", .timeout = 400, .retest = 1,
 			 .accel = "tcg" };
 	struct opts o = { .base = "core", .size = DEFAULT_BATCH, .max = -1 };
-	int done, decided, undecided, todo, K, k, i;
+	int done, decided, undecided, todo, K, k, i, nsib = 0;
 	int *order, *starts;
 	struct cands c;
+	struct job jb;
 	char *p;
 
 	prog_name = "validate";
 	parse_args(argc, argv, &x, &o);
+	if (o.merge)
+		return jobs_merge(o.merge, o.journal);
+	if (o.job) {
+		job_load(&x, o.job, &jb);
+		o.cands = jb.cands;
+		o.journal = jb.journal;
+		o.base = jb.base;
+		o.size = jb.size;
+	}
+	if (o.emit)
+		jobs_emit_check(o.emit);
 	setup_paths(&x, &o, argv[0]);
 	p = spath(&x, "validate.lock");
 	lock_file(p);
@@ -289,7 +341,11 @@ int main(int argc, char **argv)
 
 	check_input(&x, &o, &c);
 	setup_hashes(&x);
+	if (o.job)
+		job_check(&x, &jb);
 	done = resume(&x);
+	if (o.job)
+		nsib = job_mark_siblings(&x, &jb);
 	count_verdicts(&x);
 	fprintf(stderr,
 		"validate: %d conversions (profile %s, config %s, core %s): %d decided before, journal %s\n",
@@ -317,9 +373,24 @@ int main(int argc, char **argv)
 		count_verdicts(&x);
 		K = plan_batches(&c, o.size, order, starts);
 	}
+	if (o.emit) {
+		p = strrchr(o.journal, '/');
+		p = xasprintf("%s/%s", x.state, p ? p + 1 : o.journal);
+		jobs_emit(&x, o.emit, abs_path(o.cands), p, order, starts, K,
+			  o.size);
+		free(p);
+		if (K)
+			reset_tree(&x);
+		journal_close(&x.j);
+		return RC_OK;
+	}
 	todo = starts[K];
 	for (k = 0; k < K; k++) {
-		x.batch = xasprintf("%ld.%d", (long)time(NULL), k + 1);
+		if (o.job)
+			x.batch = xasprintf("%s.%ld.%d", jb.name,
+					    (long)time(NULL), k + 1);
+		else
+			x.batch = xasprintf("%ld.%d", (long)time(NULL), k + 1);
 		progress(&x, k + 1, K, starts[k], todo);
 		do_batch(&x, order + starts[k], starts[k + 1] - starts[k]);
 		count_verdicts(&x);
@@ -328,7 +399,7 @@ int main(int argc, char **argv)
 	if (K)
 		reset_tree(&x);
 	progress(&x, K, K, todo, todo);
-	decided = undecided - x.counts[V_UNDECIDED] - x.counts[V_SKIPPED];
+	decided = undecided - x.counts[V_UNDECIDED] - x.counts[V_SKIPPED] + nsib;
 	write_stats(&x, decided);
 	journal_close(&x.j);
 	return RC_OK;

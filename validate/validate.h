@@ -19,6 +19,7 @@
  *   elfcheck.c  ELF symbol tables
  *   modules.c   module tables of boots, the deny list, the cover plan
  *   util.c      paths and small helpers of this program
+ *   jobs.c      the batches as jobs for a farm: emit, run one, merge
  */
 #ifndef VALIDATE_H
 #define VALIDATE_H
@@ -207,5 +208,19 @@ typedef int (*set_test_fn)(void *ctx, const int *set, int n);
 int plan_batches(struct cands *c, int size, int *order, int *starts);
 int bisect(set_test_fn test, void *ctx, const int *set, int n,
 	   int known_fail, int retest, int *culprits);
+
+/* jobs.c: batches as jobs for a farm (--emit-jobs, --job, --merge) */
+struct job {
+	char *dir, *name, *cands, *journal, *base, *config_hash, *core_hash;
+	int size;
+};
+void jobs_emit_check(const char *dir);
+void jobs_emit(struct ctx *x, const char *dir, const char *cands,
+	       const char *journal, const int *order, const int *starts,
+	       int K, int size);
+void job_load(struct ctx *x, const char *dir, struct job *jb);
+void job_check(struct ctx *x, const struct job *jb);
+int job_mark_siblings(struct ctx *x, const struct job *jb);
+int jobs_merge(const char *dir, const char *journal);
 
 #endif

@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# distcc-hosts.sh - the distcc hosts that answer now, and their job slots:
+# build-kernel.sh's -j when it compiles through distcc.
+#
+# Usage: distcc-hosts.sh
+#
+# The hosts are DISTCC_HOSTS, or distcc's own configuration when it is
+# unset (DISTCC_DIR/hosts, ~/.distcc/hosts, /etc/distcc/hosts, as `distcc
+# --show-hosts` reads them).  Each TCP or ssh host is probed with one small
+# compile that may not fall back to the local compiler (10 s at most); a
+# host that does not answer is left out with a warning.  localhost (the
+# local machine, by distcc's rule) and +zeroconf (counted as 4 slots) are
+# kept unprobed.
+# A host's slots are its /LIMIT, else distcc's default: 4, and 2 for
+# localhost.
+#
+# Prints two lines on stdout: the slot count, then the hosts that answer
+# (a DISTCC_HOSTS value, options kept).
+# Exit: 0 some host answers, 1 none does (compile locally), 70 distcc is
+# not installed.
+
+set -u
+prog_name=distcc-hosts
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/args.sh"
+
+command -v distcc >/dev/null || die 70 "distcc is not installed (apt-get install distcc)"
+hosts=$(distcc --show-hosts 2>/dev/null) || hosts=
+[ -n "$hosts" ] || { echo "distcc-hosts: warning: no distcc hosts configured" >&2; exit 1; }
+
+tmp=$(mktemp -d) || die 70 "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+printf 'int ro_campaign_probe(int x)\n{\n\treturn x * 3;\n}\n' >"$tmp/probe.c"
+
+slots=0
+up=
+for h in $hosts; do
+	case $h in
+	--*) up="$up $h"; continue ;;
+	+zeroconf*) up="$up $h"; slots=$((slots + 4)); continue ;;
+	esac
+	spec=${h%%,*}
+	limit=
+	case $spec in */*) limit=${spec#*/}; spec=${spec%%/*} ;; esac
+	case $limit in '' | *[!0-9]*) limit= ;; esac
+	if [ "$spec" = localhost ]; then
+		up="$up $h"
+		slots=$((slots + ${limit:-2}))
+		continue
+	fi
+	if DISTCC_HOSTS=$h DISTCC_FALLBACK=0 DISTCC_SKIP_LOCAL_RETRY=1 \
+	   DISTCC_BACKOFF_PERIOD=0 DISTCC_IO_TIMEOUT=10 \
+	   timeout 15 distcc gcc -c -o "$tmp/probe.o" "$tmp/probe.c" \
+	   >"$tmp/err" 2>&1; then
+		up="$up $h"
+		slots=$((slots + ${limit:-4}))
+	else
+		echo "distcc-hosts: warning: distcc host $h does not answer ($(tail -n 1 "$tmp/err")): left out" >&2
+	fi
+done
+up=${up# }
+[ "$slots" -gt 0 ] || { echo "distcc-hosts: warning: no distcc host answers" >&2; exit 1; }
+echo "$slots"
+echo "$up"

@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-parallel.sh - run the jobs of validate --emit-jobs with GNU parallel,
+# on this machine or across machines over ssh.
+#
+# Usage: run-parallel.sh [-j N] [--sshloginfile FILE] [--remote-tools DIR]
+#                        DIR [JOB...]
+#
+#   DIR               the emission (validate --emit-jobs DIR)
+#   JOB...            the jobs to run, by name (job-0003; validate --merge
+#                     lists the unfinished ones in DIR/rerun.txt); default
+#                     all of DIR/jobs.tsv
+#   -j N              jobs at once on this machine (default 1: kernel builds
+#                     take the whole machine and wait for each other on
+#                     WORK's build lock; boots overlap with builds)
+#   --sshloginfile F  run on the machines of F instead (parallel's format:
+#                     "N/user@host" per line, N jobs at once there).  Each
+#                     job directory is copied there (--transferfile, rsync
+#                     over ssh), run by REMOTE_TOOLS/validate/farm/run-job.sh
+#                     and copied back (--return), then removed there
+#                     (--cleanup).  Each machine is prepared as run-job.sh
+#                     says; rsync must be installed at both ends.
+#   --remote-tools D  the ro-campaign checkout on those machines, relative
+#                     to the login directory or absolute (default
+#                     ro-campaign)
+#
+# Every job's exit status and time go to DIR/parallel.log (--joblog).
+# Then run validate --merge DIR: it appends the verdicts and names the
+# jobs that did not finish.
+# Environment: FARM_WORK, FARM_TREE, JOBS are passed to remote jobs when
+# set (run-job.sh); PARALLEL_SSH, parallel's own, picks the ssh command.
+# Exit: 0 every job exited 0, 1 some job failed, 64 usage, 65 DIR is not
+# an emission, 70 parallel is missing or failed.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+prog_name=run-parallel
+. "$top/lib/args.sh"
+
+usage_error() {
+	echo "run-parallel: $*" >&2
+	echo "usage: run-parallel.sh [-j N] [--sshloginfile FILE] [--remote-tools DIR] DIR [JOB...]" >&2
+	exit 64
+}
+
+n=1
+logins=
+rtools=ro-campaign
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h | --help)
+		awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
+		exit 0 ;;
+	-j | --sshloginfile | --remote-tools)
+		[ $# -ge 2 ] || usage_error "$1 needs a value"
+		case $1 in
+		-j) n=$2 ;;
+		--sshloginfile) logins=$2 ;;
+		--remote-tools) rtools=$2 ;;
+		esac
+		shift 2 ;;
+	--) shift; break ;;
+	-*) usage_error "unknown option '$1'" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || usage_error "DIR is required"
+posint -j "$n" 1000
+[ -z "$logins" ] || [ -r "$logins" ] || usage_error "$logins: cannot read it"
+command -v parallel >/dev/null || die 70 "GNU parallel is not installed (make setup)"
+dir=$(cd "$1" 2>/dev/null && pwd) || die 65 "$1: no such directory"
+shift
+[ -f "$dir/jobs.tsv" ] || die 65 "$dir: not a complete emission (no jobs.tsv)"
+[ $# -gt 0 ] || set -- $(awk -F '\t' 'NR > 1 { print $1 }' "$dir/jobs.tsv")
+for j; do
+	case $j in
+	job-[0-9]*) [ -f "$dir/$j/job.tsv" ] || die 65 "$dir/$j: no such job" ;;
+	*) usage_error "'$j' is not a job name (job-NNNN)" ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "run-parallel: $dir has no jobs" >&2; exit 0; }
+echo "run-parallel: $# job(s) of $dir${logins:+ on the machines of $logins}" >&2
+
+if [ -z "$logins" ]; then
+	parallel --will-cite -j "$n" --joblog "$dir/parallel.log" \
+		sh "$top/validate/farm/run-job.sh" "$dir/{}" ::: "$@"
+	rc=$?
+else
+	# Relative names: parallel copies DIR/JOB to the same path under the
+	# remote login directory, and back.
+	envs=
+	for v in FARM_WORK FARM_TREE JOBS; do
+		eval "[ -n \"\${$v:-}\" ]" && envs="$envs --env $v"
+	done
+	cd "$(dirname "$dir")" || die 70 "cannot enter $(dirname "$dir")"
+	d=$(basename "$dir")
+	# shellcheck disable=SC2086
+	parallel --will-cite --sshloginfile "$logins" --joblog "$dir/parallel.log" \
+		$envs --transferfile "$d/{}" --return "$d/{}" --cleanup \
+		sh "$rtools/validate/farm/run-job.sh" "$d/{}" ::: "$@"
+	rc=$?
+fi
+case $rc in
+0) echo "run-parallel: every job exited 0; now: validate/validate --merge $dir" >&2; exit 0 ;;
+255) die 70 "parallel failed (exit 255)" ;;
+*) echo "run-parallel: $rc job(s) failed (see $dir/parallel.log); validate --merge $dir names them" >&2; exit 1 ;;
+esac
