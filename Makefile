@@ -47,7 +47,8 @@ CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror=implicit-function-decla
 
 PACKAGES := coccinelle linux-source-6.12 linux-source-6.1 gcc make qemu-system-x86 \
 	busybox-static sparse flex bison bc libelf-dev libssl-dev cpio \
-	xz-utils ccache git perl python3 kmod util-linux gzip chromium time
+	xz-utils ccache git perl python3 kmod util-linux gzip chromium time \
+	distcc parallel rsync slurm-wlm munge iproute2
 
 export CACHE KERNEL WORK TREE USER_TREE PROFILE JOBS
 
@@ -69,6 +70,8 @@ help:
 	@echo "  make facts          the spatch facts of SCOPE into FACTS"
 	@echo "  make candidates     run the finder on SCOPE (default: the whole tree)"
 	@echo "  make validate       boot-validate CANDIDATES=FILE in PROFILE"
+	@echo "                     (and campaign: FARM=parallel|slurm runs the batches as jobs,"
+	@echo "                     DISTCC_HOSTS=\"h1/8 h2/8\" builds through distcc: README, \"Running on a farm\")"
 	@echo "  make cover-plan     the config symbols that compile CANDIDATES=FILE (seconds)"
 	@echo "                     (PROFILE=cover: COVER_BASE=wide|fast COVER_FRAGMENT=FILE)"
 	@echo "  make queue          turn a validation journal into patch series"

@@ -43,6 +43,10 @@
 # COVER_WAVE (--profile cover), QUEUE_ALLOW_BUILT=1 (queue accepted
 # conversions that were only built, not booted through their code; see
 # patches/QUEUE.md).
+# FARM=parallel|slurm runs the validate stage's batches as jobs in
+# CDIR/jobs on GNU parallel or Slurm and merges them (validate/farm/farm.sh,
+# its FARM_* settings); DISTCC_HOSTS compiles every kernel build through
+# distcc (qemu-boot/build-kernel.sh).  README, "Running on a farm".
 # Exit: 0 done, 1 a stage failed (named), 64 usage, 65 bad input data (a
 #   TREE that is not prepared, a scope entry missing from it, a TSV file
 #   without a needed column), 70 host error (programs not built, spatch
@@ -118,6 +122,10 @@ for d in $scope; do
 done
 jobs=${JOBS:-$(nproc)}
 case $jobs in 0* | '' | *[!0-9]*) usage_error "JOBS must be a positive number, not '$jobs'" ;; esac
+case ${FARM:-} in
+'' | parallel | slurm) ;;
+*) usage_error "FARM must be parallel or slurm, not '$FARM'" ;;
+esac
 
 for p in candidates/candidates validate/validate validate/cover-plan campaign/report \
 	 patches/queue qemu-boot/boot; do
@@ -274,11 +282,23 @@ cover_waves() {
 			return $?
 		cp "$_wd/cover.config" "$cdir/cover.config.tmp" &&
 			mv "$cdir/cover.config.tmp" "$cdir/cover.config" || return 70
-		COVER_BASE=$cover_base COVER_FRAGMENT=$_wd/cover.config \
-			"$root/validate/validate" --candidates "$_wd/only.tsv" \
-			--cover-plan "$_wd/plan.tsv" "$@" || return $?
+		(
+			COVER_BASE=$cover_base COVER_FRAGMENT=$_wd/cover.config
+			export COVER_BASE COVER_FRAGMENT
+			validate_run --candidates "$_wd/only.tsv" \
+				--cover-plan "$_wd/plan.tsv" "$@"
+		) || return $?
 		_k=$((_k + 1))
 	done
+}
+
+# validate_run OPTION...: validate, or its batches as jobs on a farm (FARM)
+validate_run() {
+	if [ -n "${FARM:-}" ]; then
+		sh "$root/validate/farm/farm.sh" --runner "$FARM" --dir "$cdir/jobs" -- "$@"
+	else
+		"$root/validate/validate" "$@"
+	fi
 }
 
 stage_begin 2 "validate: $ncand candidates, profile $profile"
@@ -304,7 +324,7 @@ else
 	if [ "$profile" = cover ]; then
 		cover_waves "$@" || fail validate $?
 	else
-		"$root/validate/validate" --candidates "$cdir/scope.tsv" "$@" ||
+		validate_run --candidates "$cdir/scope.tsv" "$@" ||
 			fail validate $?
 	fi
 	echo "$val_stamp" >"$cdir/.stamps/validate"

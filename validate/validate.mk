@@ -26,13 +26,19 @@ CANDIDATES ?=
 BATCH      ?=
 VTREE      ?= $(WORK)/vtree
 VJOURNAL   ?= $(WORK)/validate/$(PROFILE)/journal.tsv
+# FARM=parallel|slurm: the batches as jobs in FARM_DIR, run by GNU parallel
+# or Slurm and merged into VJOURNAL (validate/farm/farm.sh; README,
+# "Running on a farm").
+FARM       ?=
+FARM_DIR   ?= $(dir $(VJOURNAL))jobs
+VALIDATE_CMD = $(if $(FARM),sh validate/farm/farm.sh --runner $(FARM) --dir "$(FARM_DIR)" --,validate/validate)
 
 .PHONY: validate bench-validate
 validate: validate/validate qemu-boot/boot
 	@test -n "$(CANDIDATES)" || \
 		{ echo "make validate: set CANDIDATES=FILE (a candidates TSV)" >&2; exit 64; }
 	@test -d "$(VTREE)" || git -C "$(TREE)" worktree add --detach "$(VTREE)" core
-	validate/validate --candidates "$(CANDIDATES)" --tree "$(VTREE)" \
+	$(VALIDATE_CMD) --candidates "$(CANDIDATES)" --tree "$(VTREE)" \
 		--work "$(WORK)" --profile $(PROFILE) $(if $(BATCH),--batch $(BATCH)) \
 		--journal "$(VJOURNAL)" --accel $(ACCEL) $(if $(COVER_PLAN),--cover-plan "$(COVER_PLAN)") \
 		$(VALIDATE_ARGS)
@@ -44,6 +50,15 @@ bench-validate: validate/validate qemu-boot/boot candidates/candidates cocci/men
 	@test -f "$(CAND_DIR)/candidates.tsv" || \
 		$(MAKE) --no-print-directory candidates SCOPE="$(BENCH_VALIDATE_SCOPE)"
 	sh validate/bench-validate.sh "$(TREE)" "$(WORK)" "$(CAND_DIR)/candidates.tsv"
+
+# The job path (emit, GNU parallel, merge) against the sequential validator
+# on the same candidates (BENCH_JOBS_MAX, BENCH_JOBS_BATCH), in one run.
+.PHONY: bench-jobs
+bench-jobs: validate/validate qemu-boot/boot candidates/candidates cocci/mentions
+	@test -f "$(CAND_DIR)/candidates.tsv" || \
+		$(MAKE) --no-print-directory candidates SCOPE="$(BENCH_VALIDATE_SCOPE)"
+	sh validate/bench-jobs.sh "$(TREE)" "$(WORK)" "$(CAND_DIR)/candidates.tsv"
+bench: bench-jobs
 
 # make cover-plan CANDIDATES=FILE: the build-need resolver.  For the file
 # of each ro_after_init candidate, the config symbols that compile it, and
