@@ -196,9 +196,11 @@ static void read_origin(struct queue_base *b, const char *path)
 	free(source);
 }
 
-void base_load(struct queue_base *b, const char *tree, const char *text)
+void base_load(struct queue_base *b, const char *tree, const char *origin,
+	       const char *text)
 {
-	char *path = xasprintf("%s/.git/ro-campaign-origin", tree);
+	char *path = origin ? xstrdup(origin) :
+		     xasprintf("%s/.git/ro-campaign-origin", tree);
 
 	memset(b, 0, sizeof(*b));
 	if (!access(path, F_OK)) {
@@ -208,6 +210,8 @@ void base_load(struct queue_base *b, const char *tree, const char *text)
 	} else {
 		b->kind = xstrdup("tree");
 		b->version = makefile_version(tree);
+		if (origin)
+			die(RC_DATA, "%s: no such file (--origin)", path);
 		if (!b->version && !text)
 			die(RC_DATA, "%s: no such file, and %s/Makefile names no VERSION: cannot say what the queue is based on (run make setup, or pass --base TEXT)",
 			    path, tree);

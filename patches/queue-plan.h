@@ -37,11 +37,13 @@ struct queue_base {
 };
 
 /*
- * The base of TREE, from TREE/.git/ro-campaign-origin, else its Makefile;
- * TEXT (--base), if not NULL, names it instead.  Dies with RC_DATA naming
+ * The base of TREE, from ORIGIN (NULL: TREE/.git/ro-campaign-origin),
+ * else, when that does not exist, from its Makefile; TEXT (--base), if
+ * not NULL, names it instead.  Dies with RC_DATA naming
  * FILE:LINE on a bad origin file.
  */
-void base_load(struct queue_base *b, const char *tree, const char *text);
+void base_load(struct queue_base *b, const char *tree, const char *origin,
+	       const char *text);
 void base_free(struct queue_base *b);
 /* "Base: TEXT", and for a git tree "base-commit: COMMIT", as lines. */
 void base_lines(struct sb *s, const struct queue_base *b);
@@ -55,6 +57,7 @@ struct plan_opts {
 	const char *signoff;	/* "Name <email>" */
 	const char *exclude;	/* TSV file name reason: leave out */
 	const char *base_text;	/* --base: the base, in words, or NULL */
+	const char *origin;	/* --origin: the origin file, or NULL */
 	struct queue_base base;	/* the base (base_load()) */
 	const char *profile;	/* the validated build profile */
 	int max_vars;		/* variables per patch */

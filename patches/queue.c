@@ -27,7 +27,7 @@ static void print_help(FILE *fp)
 	      "                  --out DIR --signoff 'NAME <EMAIL>'\n"
 	      "                  [--maintainers FILE] [--max-vars N] [--profile NAME]\n"
 	      "                  [--exclude FILE] [--base TEXT] [--allow-built]\n"
-	      "                  [--max-patches N]\n"
+	      "                  [--max-patches N] [--origin FILE]\n"
 	      "       queue finish PLAN_DIR SERIES_DIR DOMAIN\n"
 	      "\n"
 	      "area    print PATH, its MAINTAINERS area, the matching F: pattern\n"
@@ -53,7 +53,8 @@ static void print_help(FILE *fp)
 	      "  --profile NAME     the validated build profile (default fast)\n"
 	      "  --base TEXT        names the base (default: from DIR/.git/ro-campaign-origin,\n"
 	      "                     which make setup writes, else DIR/Makefile's version)\n"
-	      "  --max-patches N    at most N patches per posting (default "
+	      "  --origin FILE      the origin file, for a DIR whose .git is not a\n"
+	      "                     directory (a worktree)\n"	      "  --max-patches N    at most N patches per posting (default "
 	      STR(MAX_POSTING) "); an area\n"
 	      "                     with more is split into postings NN-area-KofP\n"
 	      "  --exclude FILE     TSV file name reason: accepted variables to leave\n"
@@ -167,6 +168,8 @@ static int cmd_plan(int argc, char **argv)
 			o.profile = argv[++i];
 		else if (!strcmp(a, "--base"))
 			o.base_text = argv[++i];
+		else if (!strcmp(a, "--origin"))
+			o.origin = argv[++i];
 		else if (!strcmp(a, "--max-patches"))
 			o.max_patches = opt_long("--max-patches", argv[++i], 1,
 						 1000);
@@ -186,7 +189,7 @@ static int cmd_plan(int argc, char **argv)
 		die(RC_USAGE, "plan: --profile must be one word on one line");
 	if (!o.maintainers)
 		o.maintainers = dflt = default_maint(o.tree);
-	base_load(&o.base, o.tree, o.base_text);
+	base_load(&o.base, o.tree, o.origin, o.base_text);
 	ret = plan_run(&o);
 	base_free(&o.base);
 	free(dflt);

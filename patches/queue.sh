@@ -124,6 +124,12 @@ set -- --exclude "$core_only"
 [ -z "${MAX_VARS-}" ] || set -- "$@" --max-vars "$MAX_VARS"
 [ -z "${QUEUE_MAX_PATCHES-}" ] || set -- "$@" --max-patches "$QUEUE_MAX_PATCHES"
 [ "${QUEUE_ALLOW_BUILT-}" != 1 ] || set -- "$@" --allow-built
+# The base is named from the tree's origin file (make setup writes it),
+# found through git, so a TREE that is a worktree has it too.
+gdir=$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir) ||
+	die 70 "$tree: git rev-parse failed"
+[ ! -f "$gdir/ro-campaign-origin" ] ||
+	set -- "$@" --origin "$gdir/ro-campaign-origin"
 "$bin" plan --journal "$journal" --candidates "$cands" --tree "$tree" \
 	--out "$queue" --signoff "$name <$email>" "$@" ||
 	die $? "planning failed (see above)"

@@ -303,6 +303,14 @@ oplan git --base "linux-next 20250110"
 [ "$rc" -eq 0 ] && everywhere git "Base: linux-next 20250110" &&
 	ok "base: --base TEXT names the base instead" ||
 	not_ok "base: --base TEXT names the base instead" "exit $rc: $(head -c 300 "$T/git.err")"
+for f in good2 good3; do cp "$T/good.j" "$T/$f.j"; cp "$T/good.c" "$T/$f.c"; done
+plan good2 --origin "$T/tarball.tree/.git/ro-campaign-origin"
+[ "$rc" -eq 0 ] && grep -qx "Base: Linux 6.12.118 (Debian's linux-source-6.12)" "$T/good2.q/README" &&
+	ok "base: --origin FILE (a worktree's, found by queue.sh through git) is read instead" ||
+	not_ok "base: --origin FILE (a worktree's, found by queue.sh through git) is read instead" "exit $rc: $(head -c 300 "$T/good2.err")"
+plan good3 --origin "$T/no-such-origin"
+expect_refused good3 65 "no-such-origin: no such file (--origin)" \
+	"base: a missing --origin file is refused (exit 65)"
 otree badkind kind zip version 6.12.118 source x.tar.xz commit "$commit"
 oplan badkind
 expect_refused badkind 65 "ro-campaign-origin:2: kind 'zip'" \

@@ -264,8 +264,8 @@ long=""
 nobelow=""
 nbase=0
 while read -r p; do
-	n=$(msgpart "$q/$p" | grep -c .)
-	[ "$n" -le 20 ] || long="$long $p:$n"
+	nl=$(msgpart "$q/$p" | grep -c .)
+	[ "$nl" -le 20 ] || long="$long $p:$nl"
 	msgpart "$q/$p" | grep -q '^Tested (level: ' || long="$long $p:no-Tested"
 	msgpart "$q/$p" | grep -q 'Writers of\|config_hash\|^Base:' && long="$long $p:evidence-above"
 	notepart "$q/$p" | grep -q '^Writers of ' && notepart "$q/$p" | grep -q '^Validation (level: ' ||
