@@ -17,7 +17,8 @@
 #    not-built share in cover, by reason, and among the candidates an x86
 #    build can compile (not other-arch; target at most 10%); the evidence
 #    levels of the accepted; verdicts decided per hour of validation.
-# Appends "bench metric value unit date" rows to WORK/bench/results.tsv.
+# Appends "bench metric value unit date" rows to WORK/bench/results.tsv,
+# the first of a run the tree's kernel version (metric kernel).
 # Exit: 0 measured, 1 a step failed, 64 usage.
 
 set -u
@@ -30,6 +31,7 @@ top=$(cd "$here/.." && pwd)
 prog_name=bench-cover
 . "$top/lib/args.sh"
 . "$top/lib/tsv.sh"
+. "$top/lib/ktree.sh"
 scope=${BENCH_COVER_SCOPE:-drivers/char sound/core}
 base=${COVER_BASE:-wide}
 name=bench-cover
@@ -65,6 +67,7 @@ scope_tsv=$out/cover-scope.tsv
 n=$(tsv_awk "$scope_tsv" 'NR > 1 && $c_class == "ro_after_init" { n++ } END { print n + 0 }')
 [ "$n" -gt 0 ] || die 1 "no ro_after_init candidates in '$scope'"
 wave=$(( (n + 1) / 2 ))
+emit kernel "$(ktree_version "$tree")" version
 emit candidates "$n" count
 emit scope "$(echo "$scope" | tr ' ' ',')" paths
 

@@ -13,7 +13,8 @@
 #    default lib/defaults.h's) into a fresh journal, timing builds, boots
 #    and bisection.
 # The work tree must hold no uncommitted change but validate's own.
-# Appends "bench metric value unit date" rows to WORK/bench/results.tsv.
+# Appends "bench metric value unit date" rows to WORK/bench/results.tsv,
+# the first of a run the tree's kernel version (metric kernel).
 # Exit: 0 measured, 1 a step failed, 64 usage, 65 a work tree with
 # changes that validate did not make.
 
@@ -30,6 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 prog_name=bench-validate
 . "$top/lib/args.sh"
+. "$top/lib/ktree.sh"
 vtree=${VTREE:-$work/vtree}
 max=${BENCH_MAX:-400}
 batch=${BATCH:-}
@@ -84,6 +86,7 @@ naive_s=$(echo "$t3 $t0" | awk '{ printf "%.1f", $1 - $2 }')
 # Guest time to /init against the exercises, from the kernel's timestamps.
 init_s=$(grep -m1 'Run /init as init process' "$out/naive-boot/console.log" |
 	sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p')
+emit kernel "$(ktree_version "$tree")" version
 emit naive_touch_build_s "$build_s" s
 emit naive_boot_s "$boot_s" s
 [ -n "$init_s" ] && emit naive_guest_boot_to_init_s "$init_s" s
