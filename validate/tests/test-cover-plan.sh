@@ -45,8 +45,9 @@ fi
 # counts); (j) a symbol whose depends on names an off symbol, which goes
 # in for it (PARPORT; GPIOLIB of GPIOLIB || COMPILE_TEST); (k) one that
 # depends on X86_32, which is never turned on; (l) a member of a choice
-# the base chose another of.  A file named twice (two variables) has one
-# plan row.
+# the base chose another of (the unwinder: x86_64_defconfig picks ORC,
+# not frame pointers, on 6.1 and 6.12 alike).  A file named twice (two
+# variables) has one plan row.
 tab=$(printf '\t')
 {
 	echo "file${tab}line${tab}name${tab}storage${tab}class${tab}confidence${tab}reason${tab}evidence"
@@ -56,7 +57,8 @@ tab=$(printf '\t')
 		drivers/net/wireless/realtek/rtw88/coex.c \
 		lib/test_static_keys.c lib/test_ida.c drivers/net/dummy.c \
 		drivers/char/ppdev.c drivers/misc/ti-st/st_kim.c \
-		drivers/char/sonypi.c mm/slab.c drivers/char/ipmi/ipmi_devintf.c; do
+		drivers/char/sonypi.c arch/x86/kernel/unwind_frame.c \
+		drivers/char/ipmi/ipmi_devintf.c; do
 		echo "$f${tab}10${tab}v${tab}static${tab}ro_after_init${tab}high${tab}r${tab}-"
 	done
 	echo "mm/slub.c${tab}10${tab}w${tab}static${tab}const${tab}-${tab}r${tab}-"
@@ -160,9 +162,11 @@ check "(k) sonypi.c: X86_32 was not tried" \
 check "(k) the base's basics stay: 64BIT on, no X86_32, no COMPILE_TEST" \
 	sh -c 'grep -qx CONFIG_64BIT=y "$1" && ! grep -q "^CONFIG_\(X86_32\|COMPILE_TEST\)=" "$1"' - \
 	"$st/out/kconfig/.config"
-check "(l) slab.c: a member of the slab choice" \
-	expect_has mm/slab.c detail "CONFIG_SLAB is not set: mm/Kconfig:"
-check "(l) slab.c: unmet" expect mm/slab.c state unmet
+check "(l) unwind_frame.c: a member of the unwinder choice" \
+	expect_has arch/x86/kernel/unwind_frame.c detail \
+	"CONFIG_UNWINDER_FRAME_POINTER is not set: arch/x86/Kconfig.debug:"
+check "(l) unwind_frame.c: unmet" \
+	expect arch/x86/kernel/unwind_frame.c state unmet
 
 frag=$st/out/cover.config
 check "the fragment: the symbols the buildable files add" \
