@@ -12,11 +12,13 @@
 # 3. A scratch copy WORK/loo/tree (cp -al: hard links, so it costs no
 #    space; each edited file is rewritten as a new file, and the git index
 #    is a private copy, so TREE itself is never modified) has the
-#    annotation removed from exactly those definitions.  This is a sed on
-#    the definition's own line (up to 3 lines below it for multi-line
-#    definitions), keyed by the file and line from defs.tsv; sed is
-#    acceptable here because the copy is scratch and the edit is
-#    position-keyed, never a tree-wide substitution.
+#    annotation removed from exactly those definitions (a static key's
+#    DEFINE_STATIC_KEY_*_RO loses its _RO).  This is a sed on the
+#    definition's own line (up to 3 lines below it for multi-line
+#    definitions, 2 above for a multi-line key macro), keyed by the
+#    file and line from defs.tsv; sed is acceptable here because the
+#    copy is scratch and the edit is position-keyed, never a tree-wide
+#    substitution.
 # 4. Facts of the copy (only the edited files miss the cache) and
 #    candidates on them.  Recall = fraction of the held-out set proposed
 #    as ro_after_init.  Misses are broken down by cause.
@@ -29,7 +31,7 @@
 set -u
 
 usage() {
-	sed -n '3,26s/^# \{0,1\}//p' "$0"
+	sed -n '3,30s/^# \{0,1\}//p' "$0"
 	cat <<EOF
 
 options:
@@ -110,7 +112,8 @@ tsv_awk "$loo/facts-scope/defs.tsv" '
 	}
 	NR > 1 && $c_attrs ~ /(^|,)ro_after_init(,|$)/ && $c_file ~ /\.c$/ &&
 	$c_file != "include/linux/cache.h" && in_scope($c_file) {
-		print $c_file "\t" $c_line "\t" $c_name
+		print $c_file "\t" $c_line "\t" $c_name "\t" \
+			($c_attrs ~ /(^|,)static_key=/ ? "key" : "var")
 	}' -v scopes="$scopes" | sort -u > "$loo/heldout.tsv"
 nheld=$(wc -l < "$loo/heldout.tsv")
 [ "$nheld" -gt 0 ] || die 65 "no __ro_after_init definitions in scope"
@@ -144,16 +147,25 @@ cp --remove-destination "$tree/.git/index" "$scratch/.git/index" ||
 : > "$loo/stripped.tsv"
 : > "$loo/strip.log"
 cut -f1 "$loo/heldout.tsv" | sort -u | while read -r f; do
-	lines=$(awk -F '\t' -v f="$f" '$1 == f { printf "%s ", $2 }' \
+	lines=$(awk -F '\t' -v f="$f" '$1 == f { printf "%s:%s ", $2, $4 }' \
 		"$loo/heldout.tsv")
 	# strip the annotation nearest the definition's line (the line itself,
-	# then up to 3 below, then up to 2 above), once per definition.  The
-	# result is a new file, so the hard link to TREE is broken, never
-	# written through.
+	# then up to 3 below, then up to 2 above; a static key's _RO macro
+	# the line itself, then up to 2 above, where a multi-line macro
+	# starts), once per definition, never on the line of another held-out
+	# definition.  The result is a new file, so the hard link to TREE is
+	# broken, never written through.
 	awk -v lines="$lines" -v f="$f" -v logf="$loo/strip.log" '
 		function strip(k,   s, e, b, a) {
-			if (k < 1 || k > nl ||
-			    !match(text[k], /__(lsm_)?ro_after_init/))
+			if (k < 1 || k > nl || (k != cur && (k in isdef)))
+				return 0
+			# DEFINE_STATIC_KEY_*_RO( loses its _RO
+			if (key && match(text[k], /DEFINE_STATIC_KEY_[A-Z_]*_RO\(/)) {
+				e = RSTART + RLENGTH - 1
+				text[k] = substr(text[k], 1, e - 4) substr(text[k], e)
+				return 1
+			}
+			if (!match(text[k], /__(lsm_)?ro_after_init/))
 				return 0
 			s = RSTART
 			e = RSTART + RLENGTH
@@ -170,9 +182,19 @@ cut -f1 "$loo/heldout.tsv" | sort -u | while read -r f; do
 		END {
 			n = split(lines, L, " ")
 			for (i = 1; i <= n; i++) {
-				l = L[i] + 0
-				if (!(strip(l) || strip(l + 1) || strip(l + 2) ||
-				      strip(l + 3) || strip(l - 1) || strip(l - 2)))
+				split(L[i], p, ":")
+				isdef[p[1] + 0] = 1
+			}
+			for (i = 1; i <= n; i++) {
+				split(L[i], p, ":")
+				l = cur = p[1] + 0
+				key = p[2] == "key"
+				if (key)
+					done = strip(l) || strip(l - 1) || strip(l - 2)
+				else
+					done = strip(l) || strip(l + 1) || strip(l + 2) ||
+						strip(l + 3) || strip(l - 1) || strip(l - 2)
+				if (!done)
 					print f ":" l ": no annotation found" >> logf
 			}
 			for (k = 1; k <= nl; k++)
@@ -198,7 +220,8 @@ t2=$(date +%s)
 	die 70 "candidates failed"
 t3=$(date +%s)
 
-# candidates-loo.tsv by column name (heldout.tsv: file line name, no header)
+# candidates-loo.tsv by column name (heldout.tsv: file line name kind, no
+# header)
 cand=$loo/candidates-loo.tsv
 cf=$(tsv_colnum "$cand" file) && cn=$(tsv_colnum "$cand" name) &&
 	cc=$(tsv_colnum "$cand" class) && co=$(tsv_colnum "$cand" confidence) &&
@@ -215,6 +238,7 @@ awk -F '\t' -v OFS='\t' -v cf="$cf" -v cn="$cn" -v cc="$cc" -v co="$co" \
 		if (c == "") return "definition not found after the strip"
 		if (c == "already") return "annotation not stripped"
 		if (c == "const") return "no write seen (const)"
+		if (c == "initdata") return "read only by init code (initdata)"
 		if (c == "skip") return "skip: " r
 		form = r
 		if (match(r, /^[^ ]*:[0-9]+:[^:]*:[a-z-]+: /)) {
