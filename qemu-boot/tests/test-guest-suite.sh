@@ -8,7 +8,7 @@
 # control to expect=survive, --exercise must select, and an unknown
 # exercise must fail the run.
 #
-# Env: WORK, TREE (as exported by the Makefile); KERNEL overrides the
+# Env: WORK, TREE (as exported by the Makefile); BZIMAGE overrides the
 # kernel (default: the fast profile's bzImage, built if missing).
 # Output: TAP.  Exit: 0 if every test passed.
 
@@ -99,17 +99,17 @@ not_built() {
 }
 check "mkinitramfs.sh rejects a directory without kernelrelease" not_built
 
-if [ -z "${KERNEL:-}" ]; then
+if [ -z "${BZIMAGE:-}" ]; then
 	build=$(sh "$here/build-kernel.sh" --config-only fast "$TREE" "$WORK" |
 		tail -n 1) || { echo "Bail out! build-kernel.sh --config-only failed"; exit 1; }
-	KERNEL=$build/ro-campaign/bzImage
-	if [ ! -f "$KERNEL" ]; then
-		echo "# building the fast kernel (no $KERNEL yet)"
+	BZIMAGE=$build/ro-campaign/bzImage
+	if [ ! -f "$BZIMAGE" ]; then
+		echo "# building the fast kernel (no $BZIMAGE yet)"
 		sh "$here/build-kernel.sh" fast "$TREE" "$WORK" >&2 ||
 			{ echo "Bail out! kernel build failed"; exit 1; }
 	fi
 fi
-res=$(dirname "$KERNEL")
+res=$(dirname "$BZIMAGE")
 [ -f "$res/kernelrelease" ] || { echo "Bail out! $res/kernelrelease missing"; exit 1; }
 release=$(cat "$res/kernelrelease")
 
@@ -179,7 +179,7 @@ run() {
 	name=$1
 	shift
 	start=$(date +%s)
-	"$boot" "$KERNEL" --accel tcg --out "$tmp/$name" "$@" >"$tmp/$name.log" 2>&1
+	"$boot" "$BZIMAGE" --accel tcg --out "$tmp/$name" "$@" >"$tmp/$name.log" 2>&1
 	rc=$?
 	echo "# $name: exit $rc, verdict $(cat "$tmp/$name/verdict" 2>/dev/null), $(($(date +%s) - start)) s wall"
 }

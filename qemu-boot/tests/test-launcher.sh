@@ -5,7 +5,7 @@
 # initramfs images whose /init speaks the guest/host protocol (or breaks
 # it on purpose), checking qemu-boot/boot's verdicts, exit codes and files.
 #
-# Env: WORK, TREE (as exported by the Makefile); KERNEL overrides the
+# Env: WORK, TREE (as exported by the Makefile); BZIMAGE overrides the
 # kernel (default: the fast profile's bzImage, built if missing).
 # Output: TAP.  Exit: 0 if every test passed.
 
@@ -25,19 +25,19 @@ trap 'exit 1' INT TERM
 make -s -C "$root" programs >"$tmp/make.log" 2>&1 ||
 	{ cat "$tmp/make.log"; echo "Bail out! make programs failed"; exit 1; }
 
-if [ -z "${KERNEL:-}" ]; then
+if [ -z "${BZIMAGE:-}" ]; then
 	echo "# looking up the fast kernel (waits while another kernel build holds the lock)"
 	build=$(sh "$here/build-kernel.sh" --config-only fast "$TREE" "$WORK" |
 		tail -n 1) || { echo "Bail out! build-kernel.sh --config-only failed"; exit 1; }
-	KERNEL=$build/ro-campaign/bzImage
-	if [ ! -f "$KERNEL" ]; then
-		echo "# building the fast kernel (no $KERNEL yet)"
+	BZIMAGE=$build/ro-campaign/bzImage
+	if [ ! -f "$BZIMAGE" ]; then
+		echo "# building the fast kernel (no $BZIMAGE yet)"
 		sh "$here/build-kernel.sh" fast "$TREE" "$WORK" >&2 ||
 			{ echo "Bail out! kernel build failed"; exit 1; }
 	fi
 fi
-[ -f "$KERNEL" ] || { echo "Bail out! no kernel at $KERNEL"; exit 1; }
-echo "# kernel: $KERNEL"
+[ -f "$BZIMAGE" ] || { echo "Bail out! no kernel at $BZIMAGE"; exit 1; }
+echo "# kernel: $BZIMAGE"
 
 # mkinit NAME: /init = the protocol preamble below + stdin, packed with
 # busybox-static into $tmp/NAME.cpio.gz.  devtmpfs gives /init its console.
@@ -79,7 +79,7 @@ run() {
 	name=$1
 	shift
 	start=$(date +%s)
-	"$boot" "$KERNEL" --initrd "$tmp/$name.cpio.gz" --out "$tmp/out-$name" \
+	"$boot" "$BZIMAGE" --initrd "$tmp/$name.cpio.gz" --out "$tmp/out-$name" \
 		--accel tcg --timeout 60 "$@" 2>"$tmp/$name.err"
 	rc=$?
 	secs=$(($(date +%s) - start))
@@ -114,7 +114,7 @@ run trivial
 echo "# TCG boot to poweroff of the trivial initramfs: $(grep -o 'after [0-9.]* s' "$tmp/trivial.err")"
 check "trivial guest without KTAP is invalid (exit 3, control missing)" \
 	eval '[ $rc -eq 3 ] && status_is control missing'
-"$boot" "$KERNEL" --initrd "$tmp/trivial.cpio.gz" --out "$tmp/deep/er/out" \
+"$boot" "$BZIMAGE" --initrd "$tmp/trivial.cpio.gz" --out "$tmp/deep/er/out" \
 	--accel tcg --timeout 60 2>/dev/null
 check "--out with missing parents is created" \
 	test -s "$tmp/deep/er/out/result.tsv"
@@ -368,7 +368,7 @@ echo "# TCG boot with S3: $(grep -o 'after [0-9.]* s' "$tmp/s3.err")"
 
 # bg_boot NAME: start a hanging boot in the background, wait for its window.
 bg_boot() {
-	"$boot" "$KERNEL" --initrd "$tmp/hang.cpio.gz" --out "$tmp/out-$1" \
+	"$boot" "$BZIMAGE" --initrd "$tmp/hang.cpio.gz" --out "$tmp/out-$1" \
 		--accel tcg --timeout 60 2>"$tmp/$1.err" &
 	pid=$!
 	i=0
@@ -411,14 +411,14 @@ usage() {
 usage
 check "no KERNEL: exit 64 with a message" \
 	eval '[ $rc -eq 64 ] && grep -q "missing KERNEL" "$tmp/usage.err"'
-usage "$KERNEL" --timeout soon
+usage "$BZIMAGE" --timeout soon
 check "--timeout soon: exit 64 naming the option" \
 	eval '[ $rc -eq 64 ] && grep -q -- "--timeout" "$tmp/usage.err"'
-usage "$KERNEL" --accel xen
+usage "$BZIMAGE" --accel xen
 check "--accel xen: exit 64" eval '[ $rc -eq 64 ] && grep -q xen "$tmp/usage.err"'
-usage "$KERNEL" --frobnicate
+usage "$BZIMAGE" --frobnicate
 check "unknown option: exit 64" eval '[ $rc -eq 64 ] && grep -q frobnicate "$tmp/usage.err"'
-usage "$KERNEL" "$KERNEL"
+usage "$BZIMAGE" "$BZIMAGE"
 check "two kernels: exit 64" eval '[ $rc -eq 64 ]'
 usage --help
 check "--help: exit 0 with usage and exit codes" \
@@ -426,11 +426,11 @@ check "--help: exit 0 with usage and exit codes" \
 usage "$tmp/no-such-bzImage" --initrd "$tmp/good.cpio.gz" --out "$tmp/out-usage"
 check "missing kernel file: exit 70 naming it" \
 	eval '[ $rc -eq 70 ] && grep -q "no-such-bzImage" "$tmp/usage.err"'
-cp "$KERNEL" "$tmp/bzImage"
+cp "$BZIMAGE" "$tmp/bzImage"
 usage "$tmp/bzImage" --out "$tmp/out-usage"
 check "missing default initrd: exit 70 naming it" \
 	eval '[ $rc -eq 70 ] && grep -q "initramfs.cpio.gz" "$tmp/usage.err"'
-usage "$KERNEL" --initrd "$tmp/good.cpio.gz" --out "$tmp/out-usage" \
+usage "$BZIMAGE" --initrd "$tmp/good.cpio.gz" --out "$tmp/out-usage" \
 	--qemu "$tmp/no-such-qemu" --accel tcg
 check "QEMU binary missing: exit 70 'cannot run'" \
 	eval '[ $rc -eq 70 ] && grep -q "cannot run" "$tmp/usage.err"'
