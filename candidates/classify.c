@@ -682,9 +682,14 @@ static void judge_def(struct judge *j, uint32_t d)
 		snprintf(why, sizeof(why), "%s%s",
 			 df->attrs & A_STATIC_KEY ?
 			 "static key toggled after init: " : "", first);
-	} else if ((df->attrs & (A_STATIC_KEY | A_EXPORTED)) ==
+	} else if (!j->f->sealed_keys &&
+		   (df->attrs & (A_STATIC_KEY | A_EXPORTED)) ==
 		   (A_STATIC_KEY | A_EXPORTED)) {
-		/* 6.1 has no sealed keys: a module's jump entries link it */
+		/*
+		 * Without sealed keys (6.1) a module's jump entries link
+		 * it; with them (6.12) jump_label_add_module() leaves a
+		 * sealed key alone and patches the module's code only.
+		 */
 		v->klass = K_REJECTED;
 		snprintf(why, sizeof(why),
 			 "exported static key: a module that uses it writes it when it loads, after init (kernel/jump_label.c jump_label_add_module: static_key_set_mod)");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * facts: load and validate FACTS_DIR/{defs,writes,funcs,funcrefs,calls,
- * params,errors}.tsv with lib/tsv.h.  Every header must be exactly the one
+ * params,errors}.tsv, and features.tsv when there is one, with lib/tsv.h.  Every header must be exactly the one
  * of cocci/FACTS.md, columns are taken by name, and every value with a
  * fixed vocabulary is checked, so a change in the producer shows up as an
  * error here, not as a silent misclassification.
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "facts.h"
 #include "tsv.h"
@@ -303,6 +304,25 @@ static int load_errors(struct facts *f, struct tsv *t)
 	return rc;
 }
 
+/*
+ * features.tsv: "feature value" rows about the tree, not about a file.
+ * A feature this program does not know is left alone (a newer producer);
+ * a known one must have a known value.
+ */
+static int load_features(struct facts *f, struct tsv *t)
+{
+	static const char *const yes_no[] = { "no", "yes" };
+	int c_feature = col(t, "feature"), c_value = col(t, "value");
+	int rc;
+
+	while ((rc = tsv_next(t)) > 0) {
+		if (!strcmp(t->field[c_feature], "sealed_static_keys") &&
+		    enum_of(t, c_value, yes_no, 2, &f->sealed_keys))
+			return -1;
+	}
+	return rc;
+}
+
 /* The headers of cocci/FACTS.md, exactly. */
 struct fact_file {
 	const char *name;
@@ -343,6 +363,27 @@ int facts_load(struct facts *f, const char *dir)
 			rc = tsv_expect(&t, files[i].cols, files[i].ncols);
 		if (!rc)
 			rc = files[i].load(f, &t);
+		err = t.sys_errno;
+		tsv_close(&t);
+		free(path);
+		if (rc < 0)
+			return err && err != ENOENT ? RC_HOST : RC_DATA;
+	}
+	{
+		static const char *const cols[] = { "feature", "value" };
+		char *path = xasprintf("%s/features.tsv", dir);
+		struct tsv t;
+		int rc;
+
+		if (access(path, F_OK) && errno == ENOENT) {
+			free(path);
+			return 0;
+		}
+		rc = tsv_open(&t, path, 0);
+		if (!rc)
+			rc = tsv_expect(&t, cols, 2);
+		if (!rc)
+			rc = load_features(f, &t);
 		err = t.sys_errno;
 		tsv_close(&t);
 		free(path);

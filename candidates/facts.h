@@ -78,6 +78,12 @@ struct facts {
 	struct param *params;
 	struct errrow *errors;
 	uint32_t ndefs, nwrites, nfuncs, nfuncrefs, ncalls, nparams, nerrors;
+	/*
+	 * features.tsv (optional): the tree seals ro_after_init static keys
+	 * at init (jump_label_init_ro; 6.12 does, 6.1 does not), so a module
+	 * that uses a kernel key patches its own code and never writes it
+	 */
+	uint8_t sealed_keys;
 };
 
 extern const char *const form_names[F_NFORMS];
@@ -86,6 +92,7 @@ extern const char *const pkind_names[];
 /*
  * Load every fact file of DIR: 0, or the exit code (RC_DATA for a missing
  * or malformed file, RC_HOST for a read error) after FILE:LINE messages.
+ * features.tsv is optional: without it, no feature.
  */
 int facts_load(struct facts *f, const char *dir);
 

@@ -17,7 +17,8 @@ usage() {
 usage: $0 [options] TREE FACTS_DIR [SCOPE...]
 
 Run the facts.cocci rules over TREE (a git work tree) and write
-FACTS_DIR/{defs,writes,funcs,funcrefs,calls,params,errors}.tsv.
+FACTS_DIR/{defs,writes,funcs,funcrefs,calls,params,errors}.tsv, and
+FACTS_DIR/features.tsv: what the tree's kernel does (sealed static keys).
 SCOPE is a list of directories or files relative to TREE (default: all).
 
 options:
@@ -511,6 +512,14 @@ for t in $tables; do
 done
 cp "$wd/files" "$facts/.files.tmp" && mv "$facts/.files.tmp" "$facts/files.txt" ||
 	die 70 "cannot write $facts/files.txt"
+# features.tsv: what the tree's kernel does, for rules that depend on it
+# (cocci/FACTS.md): 6.12 seals ro_after_init static keys at init
+# (kernel/jump_label.c jump_label_init_ro), 6.1 does not
+sealed=no
+grep -qw jump_label_init_ro "$tree/kernel/jump_label.c" 2>/dev/null && sealed=yes
+printf 'feature\tvalue\nsealed_static_keys\t%s\n' "$sealed" >"$facts/.features.tmp" &&
+	mv "$facts/.features.tmp" "$facts/features.tsv" ||
+	die 70 "cannot write $facts/features.tsv"
 
 el=$(($(date +%s) - start))
 summary=""

@@ -81,6 +81,43 @@ reason_has sk_exported_key "jump_label_add_module" \
 	"an exported static key is rejected: a module's load writes it"
 reason_has sk_keys "no _RO form" "a static key array is skipped: no _RO form"
 
+# A kernel that seals ro_after_init static keys at init (6.12's
+# jump_label_init_ro): a module that uses the exported key no longer
+# writes it, so toggled only at init it is a candidate.  The fixture tree
+# has no kernel/jump_label.c: run-facts said no.  A tree with one that
+# defines jump_label_init_ro says yes, and only the exported key changes.
+if grep -qx 'sealed_static_keys	no' "$T/facts/features.tsv" 2> /dev/null; then
+	ok "run-facts: features.tsv says no sealed keys for a tree without them"
+else
+	not_ok "run-facts: features.tsv says no sealed keys" \
+		"$(cat "$T/facts/features.tsv" 2>&1)"
+fi
+mkdir -p "$T/t2/kernel" && cp "$FIX/static_key.c" "$T/t2/" &&
+	printf 'void __init jump_label_init_ro(void)\n{\n}\n' > "$T/t2/kernel/jump_label.c" &&
+	git -C "$T/t2" init -q && git -C "$T/t2" add . &&
+	git -C "$T/t2" -c user.name=t -c user.email=t@t commit -qm sealed &&
+	sh cocci/run-facts.sh "$T/t2" "$T/f2" > "$T/log2" 2>&1 &&
+	"$BIN" --facts "$T/f2" --out "$T/out2.tsv" 2> "$T/err2"
+rc=$?
+if [ $rc -eq 0 ] && grep -qx 'sealed_static_keys	yes' "$T/f2/features.tsv" &&
+	awk -F '\t' '$3 == "sk_exported_key" && $5 == "ro_after_init" { f = 1 }
+		END { exit !f }' "$T/out2.tsv"; then
+	ok "with sealed keys an exported key toggled only at init is ro_after_init"
+else
+	not_ok "with sealed keys an exported key toggled only at init is ro_after_init" \
+		"rc=$rc: $(cat "$T/f2/features.tsv" 2>&1) $(grep sk_exported_key "$T/out2.tsv")"
+fi
+for f in "$T/out.tsv" "$T/out2.tsv"; do
+	awk -F '\t' 'NR > 1 && $1 == "static_key.c" && $3 != "sk_exported_key" {
+		print $3, $5, $6 }' "$f" > "$f.keys"
+done
+if [ -s "$T/out2.tsv.keys" ] && cmp -s "$T/out.tsv.keys" "$T/out2.tsv.keys"; then
+	ok "with sealed keys every other static_key.c row is the same"
+else
+	not_ok "with sealed keys every other static_key.c row is the same" \
+		"$(diff "$T/out.tsv.keys" "$T/out2.tsv.keys" | tr '\n' ' ')"
+fi
+
 # every fixture variable is labelled (no silent extra rows)
 lab=$(wc -l < "$T/expect")
 for v in $(tail -n +2 "$T/out.tsv" | cut -f3); do

@@ -57,6 +57,14 @@ good; printf 'b.c\t2\ty\tstatic\tint\t0\tro_after_inti\t0\n' >> "$T/f/defs.tsv"
 bad "unknown attribute" "defs\.tsv:3: column 'attrs': unknown attribute 'ro_after_inti'"
 good; printf 'b.c\t2\ty\tstatic\tint\t2\t-\t0\n' >> "$T/f/defs.tsv"
 bad "bad array flag" "defs\.tsv:3: column 'array': unknown value '2'"
+good; printf 'feature\tvalue\nsealed_static_keys\tmaybe\n' > "$T/f/features.tsv"
+bad "unknown value of a known feature" "features\.tsv:2: column 'value': unknown value 'maybe'"
+good; printf 'feature\tval\n' > "$T/f/features.tsv"
+bad "features.tsv with a wrong header" 'features\.tsv:1: bad header'
+good; printf 'feature\tvalue\nsome_later_feature\t42\n' > "$T/f/features.tsv"
+"$BIN" --facts "$T/f" --out "$T/out.tsv" 2>/dev/null &&
+	ok "a feature it does not know is left alone" ||
+	not_ok "a feature it does not know is left alone" "rejected"
 good; printf '\n' >> "$T/f/funcs.tsv"
 bad "empty line" 'funcs\.tsv:3: empty line'
 good; printf 'a.c\t1\t\tfoo\n' >> "$T/f/funcrefs.tsv"
