@@ -15,8 +15,15 @@
 # always reuses them.  For cover it is WORK/build/cover-BASE-KEY, keyed
 # without COVER_FRAGMENT: a new fragment reconfigures it in place, and
 # kbuild recompiles only what the changed symbols gate.  Builds go through
-# ccache (WORK/ccache) and hold WORK/build.lock, so two kernel builds never
-# run at once on this machine.  The results land in BUILD/ro-campaign/:
+# ccache (CACHE/ccache) and hold CACHE/build.lock (CACHE from the
+# environment, as the Makefile exports it, else WORK), shared by every
+# kernel version and tree, so two kernel builds never run at once on this
+# machine.  A fragment option that the tree's Kconfig does not have, or
+# that Kconfig resolved to another value (an unmet dependency), does not
+# stop the build: a warning on stderr lists them with FILE:LINE, when the
+# directory is configured and again at each build of it (kept in
+# BUILD/.ro-campaign-config-warnings), so that one fragment serves several
+# kernel versions and nothing is dropped silently.  The results land in BUILD/ro-campaign/:
 # bzImage, vmlinux, System.map, modroot/ (modules_install), kernelrelease.
 # The last line on stdout is the build directory.
 # DISTCC_HOSTS (distcc's host list, "host1/8 host2/8"), or DISTCC=1 for
@@ -85,14 +92,71 @@ else
 	out=$work/build/$profile-$dirkey
 	key=$(echo "$dirkey $head" | sha1sum | cut -c1-12)
 fi
-mkdir -p "$out" "$work/ccache"
+shared=${CACHE:-$work}
+mkdir -p "$out" "$shared/ccache"
 
 jobs=${JOBS:-$(nproc)}
-export CCACHE_DIR="$work/ccache"
+export CCACHE_DIR="$shared/ccache"
+# Paths under CACHE are hashed relative to the build directory, and the
+# working directory is not hashed, so the same sources in another work
+# tree at the same depth (WORK/vtree of each kernel, the clone of the
+# user's own tree) hit the cache instead of compiling again.  A hit's
+# debug info names the first tree's directory; nothing here reads it.
+export CCACHE_BASEDIR="$shared" CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_USER=ro-campaign KBUILD_BUILD_HOST=qemu
 export KBUILD_BUILD_TIMESTAMP="2025-01-01 00:00:00 UTC"
 kmake() {
 	make -s -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" "$@"
+}
+
+# kconfig_has SYMBOL: a "config SYMBOL" or "menuconfig SYMBOL" line in
+# one of the tree's Kconfig files (the list is made once per check).
+kconfig_has() {
+	if [ ! -f "$out/.ro-campaign-symbols" ]; then
+		find "$tree" -name .git -prune -o -name 'Kconfig*' -type f -exec \
+			sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]\{1,\}\)[[:space:]]*$/\2/p' {} + |
+			sort -u >"$out/.ro-campaign-symbols"
+	fi
+	grep -qx "$1" "$out/.ro-campaign-symbols"
+}
+
+# check_fragments: every option our own fragments ask for should be in
+# the tree's Kconfig and have survived olddefconfig.  Prints at most two
+# warning lines, one for the options the tree does not have and one for
+# those Kconfig set otherwise, each option with its FILE:LINE and, for the
+# second, its value in .config.  kvm_guest.config is the tree's own and
+# multi-arch, so it is not checked.  A select may raise a cover symbol's
+# m to y: that still builds it.
+check_fragments() {
+	absent=
+	unmet=
+	rm -f "$out/.ro-campaign-symbols"
+	for f in "$here/configs/common.config" "$here/configs/$base_profile.config" $cover_frag; do
+		case $f in
+		"$here"/*) fname=qemu-boot/${f#"$here"/} ;;
+		*) fname=$f ;;
+		esac
+		grep -n '^CONFIG_[A-Za-z0-9_]*=[ym]$' "$f" >"$out/.ro-campaign-opts" || true
+		while IFS=: read -r line opt; do
+			grep -qx "$opt" "$out/.config" && continue
+			[ "${opt#*=}" = m ] && grep -qx "${opt%=m}=y" "$out/.config" && continue
+			sym=${opt%%=*}
+			if kconfig_has "${sym#CONFIG_}"; then
+				now=$(sed -n "s/^$sym=//p" "$out/.config")
+				unmet="$unmet $opt ($fname:$line: ${now:-not set})"
+			else
+				absent="$absent $opt ($fname:$line)"
+			fi
+		done <"$out/.ro-campaign-opts"
+	done
+	rm -f "$out/.ro-campaign-opts" "$out/.ro-campaign-symbols"
+	[ -n "$absent$unmet" ] || return 0
+	v=$(kmake kernelversion 2>/dev/null | tail -n 1)
+	[ -z "$absent" ] ||
+		echo "build-kernel: warning: $profile: not in the Kconfig of Linux ${v:-?}, ignored:$absent"
+	[ -z "$unmet" ] ||
+		echo "build-kernel: warning: $profile: Linux ${v:-?}'s Kconfig set them otherwise (a dependency is off?):$unmet"
+	return 0
 }
 
 configured() {
@@ -107,7 +171,7 @@ if [ $config_only -eq 1 ] && configured; then
 fi
 
 # One kernel build at a time: they compete for the same two cores.
-exec 9>"$work/build.lock"
+exec 9>"$shared/build.lock"
 if ! flock -n 9; then
 	echo "build-kernel: waiting for another kernel build to finish" >&2
 	flock 9
@@ -121,21 +185,13 @@ if ! configured; then
 		$frags $cover_frag >"$out/merge_config.log" 2>&1 ||
 		die 65 "merge_config failed, see $out/merge_config.log"
 	kmake olddefconfig >/dev/null
-	# Every option our own fragments ask for must have survived
-	# olddefconfig.  kvm_guest.config is multi-arch, so it is not checked.
-	# A select may raise a cover symbol's m to y: that still builds it.
-	missing=""
-	for f in "$here/configs/common.config" "$here/configs/$base_profile.config" $cover_frag; do
-		for opt in $(grep -o '^CONFIG_[A-Za-z0-9_]*=[ym]' "$f"); do
-			grep -qx "$opt" "$out/.config" ||
-				{ [ "${opt#*=}" = m ] && grep -qx "${opt%=m}=y" "$out/.config"; } ||
-				missing="$missing $opt"
-		done
-	done
-	# The next configuration starts again from the base: no stale key.
-	[ -z "$missing" ] || { rm -f "$out/.ro-campaign-key"; die 65 "options dropped by Kconfig (missing dependency?):$missing"; }
+	check_fragments >"$out/.ro-campaign-config-warnings.new" ||
+		die 70 "cannot check the fragments against $out/.config"
+	mv "$out/.ro-campaign-config-warnings.new" "$out/.ro-campaign-config-warnings"
 	echo "$key" > "$out/.ro-campaign-key"
 fi
+# The fragment options that are not in .config as asked, at every build.
+[ ! -s "$out/.ro-campaign-config-warnings" ] || cat "$out/.ro-campaign-config-warnings" >&2
 [ $config_only -eq 1 ] && { echo "$out"; exit 0; }
 
 # distcc: the hosts that answer now, and -j from their slots.
