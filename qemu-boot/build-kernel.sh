@@ -23,8 +23,9 @@
 # stop the build: a warning on stderr lists them with FILE:LINE, when the
 # directory is configured and again at each build of it (kept in
 # BUILD/.ro-campaign-config-warnings), so that one fragment serves several
-# kernel versions and nothing is dropped silently.  The results land in BUILD/ro-campaign/:
-# bzImage, vmlinux, System.map, modroot/ (modules_install), kernelrelease.
+# kernel versions and nothing is dropped silently.  The results land in
+# BUILD/ro-campaign/: bzImage, vmlinux, System.map, modroot/
+# (modules_install), kernelrelease.
 # The last line on stdout is the build directory.
 # DISTCC_HOSTS (distcc's host list, "host1/8 host2/8"), or DISTCC=1 for
 # distcc's own configuration, compiles through distcc as ccache's prefix
