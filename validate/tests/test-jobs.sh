@@ -25,19 +25,25 @@
 #    (slots 1 and 2), then --merge: the merged journal equals the
 #    sequential one (variable, file, line, verdict, evidence), and a
 #    second --merge appends nothing.
-# 4. A new emission: parallel runs job 1; job 2 is made to fail (its
-#    config hash is not this machine's: a worker unlike the emitter);
-#    --merge reports it failed, exit 1, and lists it in rerun.txt.  Then
-#    Slurm (sbatch --array through submit-slurm.sh) reruns it, and the
-#    merged journal equals the sequential one.
+# 4. A new emission: job 1 runs through parallel's remote path
+#    (--sshloginfile: the job directory copied to the worker with rsync,
+#    run there, copied back), with ssh replaced by a local shell whose
+#    login directory is another directory (no sshd here); job 2 is made to
+#    fail (its config hash is not this machine's: a worker unlike the
+#    emitter); --merge reports it failed, exit 1, and lists it in
+#    rerun.txt.  Then Slurm (sbatch --array through submit-slurm.sh)
+#    reruns it, and the merged journal equals the sequential one.
 #
-# Environment: WORK, TREE (from the Makefile), VTREE (default WORK/vtree).
+# Environment: WORK, TREE (from the Makefile).  The test works in a tree
+# of its own, WORK/jobs-test-tree (slot 1 of its jobs; slot 2 is
+# WORK/vtree-2), so that no other validate holds it: the first run builds
+# both cold.
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
 WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
-VTREE=${VTREE:-$WORK/vtree}
+VTREE=$WORK/jobs-test-tree
 export WORK TREE VTREE
 bin=$here/validate
 farm=$here/farm
@@ -53,7 +59,7 @@ trap 'exit 1' INT TERM
 
 make -C "$top" -s validate/validate qemu-boot/boot >/dev/null ||
 	{ not_ok "build validate/validate" "make failed"; finish; }
-for p in parallel flock; do
+for p in parallel flock rsync ss; do
 	command -v $p >/dev/null || { not_ok "$p is installed" "not found (make setup)"; finish; }
 done
 if [ ! -d "$VTREE" ]; then
@@ -94,7 +100,7 @@ norm() {
 # same JOURNAL DESC: the journal's verdicts and evidence are the sequential run's
 same() {
 	norm "$1" >"$1.norm"
-	if cmp -s "$st/seq.norm" "$1.norm"; then
+	if [ -s "$st/seq.norm" ] && cmp -s "$st/seq.norm" "$1.norm"; then
 		ok "$2"
 	else
 		not_ok "$2" "they differ"
@@ -114,6 +120,8 @@ done
 "$bin" "$@" --journal "$st/seq/journal.tsv" >"$st/seq/run.out" 2>&1
 rc=$?
 why="exit $rc: $(tail -n 3 "$st/seq/run.out")"
+[ -f "$st/seq/journal.tsv" ] && [ $rc -eq 0 ] ||
+	{ not_ok "the sequential run decides all 5" "$why"; echo "Bail out! no reference journal"; finish; }
 check "the sequential run decides all 5 (exit 0)" \
 	sh -c "[ $rc -eq 0 ] && [ $(rows "$st/seq/journal.tsv") -eq 5 ]"
 norm "$st/seq/journal.tsv" >"$st/seq.norm"
@@ -176,13 +184,41 @@ check "a second --merge appends nothing (5 rows, none twice)" \
 		[ $(rows "$st/camp/journal.tsv") -eq 5 ] &&
 		[ -z \"\$(cut -f2-4 '$st/camp/journal.tsv' | sort | uniq -d)\" ]"
 
-# ---- 4. a failed job, rerun through Slurm --------------------------------------------
+# ---- 4. parallel across "machines", a failed job, a rerun through Slurm ------------------
 jobs2=$st/jobs2
 "$bin" "$@" --journal "$st/camp2/journal.tsv" --emit-jobs "$jobs2" >"$st/emit3.out" 2>&1 ||
 	{ not_ok "second emission" "$(tail -n 3 "$st/emit3.out")"; finish; }
+# parallel's remote path (--sshloginfile, --transferfile, --return) with
+# ssh replaced by a local shell whose login directory is $st/remote: no
+# sshd here, and no traffic leaves the machine.  parallel and rsync are
+# the real ones; the job runs on the copy parallel made there.
+mkdir -p "$st/remote"
+cat >"$st/ssh" <<SSH
+#!/bin/sh
+while [ \$# -gt 0 ]; do
+	case \$1 in
+	-l | -p | -o | -i | -F) shift 2 ;;
+	-*) shift ;;
+	*) break ;;
+	esac
+done
+shift
+[ "\${1:-}" = -- ] && shift
+cd '$st/remote' || exit 255
+exec sh -c "\$*"
+SSH
+chmod +x "$st/ssh"
+echo "1/farmworker" >"$st/logins"
+PARALLEL_SSH=$st/ssh sh "$farm/run-parallel.sh" --sshloginfile "$st/logins" \
+	--remote-tools "$top" "$jobs2" job-0001 >"$st/remote.out" 2>&1
+rc=$?
+why="exit $rc: $(tail -n 3 "$st/remote.out")"
+check "run-parallel.sh --sshloginfile: job-0001 copied to the worker, run there, its journal and status copied back" \
+	sh -c "[ $rc -eq 0 ] && [ -f '$st/remote/jobs2/job-0001/status' ] &&
+		grep -qx 'rc	0' '$jobs2/job-0001/status' && [ -s '$jobs2/job-0001/journal.tsv' ]"
 cp "$jobs2/job-0002/job.tsv" "$st/job.tsv.good"
 sed 's/^config_hash\t.*/config_hash\t000000000000/' "$st/job.tsv.good" >"$jobs2/job-0002/job.tsv"
-sh "$farm/run-parallel.sh" "$jobs2" >"$st/parallel2.out" 2>&1
+sh "$farm/run-parallel.sh" "$jobs2" job-0002 >"$st/parallel2.out" 2>&1
 rc=$?
 why="exit $rc: $(grep -h 'hashes to' "$jobs2/job-0002/run.log" 2>/dev/null)"
 check "a worker unlike the emitter: job 2 refuses to run (exit 70, the two config hashes named), run-parallel exits 1" \
