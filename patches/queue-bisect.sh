@@ -108,7 +108,7 @@ if [ "$in_tree" -eq 1 ]; then
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 		die 65 "$tree has local changes: --in-tree needs a clean tree"
 	back=$(git -C "$tree" rev-parse HEAD) || die 70 "$tree is not a git tree"
-	trap 'git -C "$tree" am --abort >/dev/null 2>&1; git -C "$tree" checkout -q --detach "$back" ||
+	trap 'git -C "$tree" am --abort >/dev/null 2>&1 || true; git -C "$tree" checkout -q --detach "$back" ||
 		echo "queue-bisect: error: could not put $tree back at $back" >&2' EXIT
 	build_tree=$tree
 fi
@@ -196,6 +196,7 @@ for idx in $pick; do
 				}
 				if (bad != "") { print "FAILED: not in .data..ro_after_init:" bad; exit }
 				if (inside + 0 == 0) print "not compiled in this profile"
+				else if (absent) printf "%d of %d in .data..ro_after_init, %d not in this vmlinux\n", inside, n, absent
 				else printf "%d of %d in .data..ro_after_init\n", inside, n
 			}' - "$out_dir/nm.txt")
 		sh "$root/qemu-boot/mkinitramfs.sh" "$res" >/dev/null ||
@@ -230,14 +231,14 @@ done
 	     skip { if ($0 == "(end of the bisect check)") skip = 0; next }
 	     { printf "%s", held; held = ""; print }' "$queue/README"
 	printf '\nBisect check (make queue-check-bisect, %s profile): each checked patch\n' "$profile"
-	printf 'applied alone on core, built, its variables looked up in vmlinux, and\n'
-	printf 'booted with all exercises, protection on.  Checked %s of %s patches, %s;\n' \
-		"$nchk" "$total" "$how"
+	printf 'was applied alone on core, built, its variables looked up in vmlinux,\n'
+	printf 'and booted with all exercises, protection on.\n'
 	if [ "$nfail" -eq 0 ]; then
-		echo "all of them passed."
+		verdict="all of them passed."
 	else
-		echo "$nfail FAILED."
+		verdict="$nfail FAILED."
 	fi
+	echo "Checked: $nchk of $total patches, $how; $verdict" | fmt -w 72
 	tsv_awk "$res_tsv" 'NR > 1 {
 		ok = ($c_build == "ok" && $c_boot == "pass" && $c_section !~ /^FAILED/)
 		printf "  %s %s: applied %s; build %s; %s; boot %s\n", ok ? "pass" : "FAIL",

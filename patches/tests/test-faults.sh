@@ -568,6 +568,60 @@ make -s -n -C "$root" queue QUEUE_ALLOW_BUILT=1 2>&1 | grep -q 'QUEUE_ALLOW_BUIL
 	ok "levels: make queue QUEUE_ALLOW_BUILT=1 hands it to queue.sh" ||
 	not_ok "levels: make queue QUEUE_ALLOW_BUILT=1 hands it to queue.sh" "not in make -n queue"
 
+# ---- queue-bisect.sh without a kernel: what it refuses, and a patch that
+# does not apply (no build is tried; the README says so, once) ----------------
+bq=$T/bq
+mkdir -p "$bq/01-test-area" "$bq/.plan/01-test-area"
+printf '01-test-area/0001-a-Mark-y.patch\n' >"$bq/series"
+printf '0001-a-Mark-y.patch\n' >"$bq/01-test-area/series"
+printf 'file\tline\tname\nkernel/a.c\t1\ty\n' >"$bq/.plan/01-test-area/0001.list"
+cat >"$bq/01-test-area/0001-a-Mark-y.patch" <<'PATCH'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: T <t@example.org>
+Date: Fri, 10 Jan 2025 09:00:00 +0000
+Subject: [PATCH] a: Mark y as __ro_after_init
+
+Signed-off-by: T <t@example.org>
+---
+ kernel/a.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/kernel/a.c b/kernel/a.c
+--- a/kernel/a.c
++++ b/kernel/a.c
+@@ -1,3 +1,3 @@
+-int y;
++int y __ro_after_init;
+ 
+ static int __init set_y(char *s)
+PATCH
+printf 'ro-campaign patch queue\n\nBisect check (make queue-check-bisect, fast profile): old\n  pass stale\n(end of the bisect check)\n' >"$bq/README"
+sh "$root/patches/queue-bisect.sh" --sample x "$bq" "$tree" "$T/work" fast >"$T/b.out" 2>&1
+rc=$?
+[ "$rc" -eq 64 ] && grep -q 'QUEUE_BISECT_SAMPLE=x: must be a number' "$T/b.out" &&
+	ok "bisect: a sample that is not a number is refused (exit 64)" ||
+	not_ok "bisect: a sample that is not a number is refused (exit 64)" "exit $rc"
+sh "$root/patches/queue-bisect.sh" "$T/no-queue" "$tree" "$T/work" fast >"$T/b.out" 2>&1
+rc=$?
+[ "$rc" -eq 65 ] && grep -q 'no queue (run make queue first)' "$T/b.out" &&
+	ok "bisect: no queue is refused (exit 65)" ||
+	not_ok "bisect: no queue is refused (exit 65)" "exit $rc"
+if [ -x "$root/qemu-boot/boot" ]; then
+	sh "$root/patches/queue-bisect.sh" "$bq" "$tree" "$T/work" fast >"$T/b.out" 2>&1
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ "$(grep -c '^Bisect check' "$bq/README")" -eq 1 ] &&
+	   ! grep -q stale "$bq/README" &&
+	   grep -qx '  FAIL 01-test-area/0001-a-Mark-y.patch: applied FAILED: does not apply on core; build -; -; boot -' "$bq/README" &&
+	   grep -q '^Checked: 1 of 1 patches, every patch; 1 FAILED.$' "$bq/README" &&
+	   ! grep -q 'build-kernel' "$T/b.out"; then
+		ok "bisect: a patch that does not apply alone fails (exit 1), no build; the README's section is replaced, not added"
+	else
+		not_ok "bisect: a patch that does not apply alone fails (exit 1), no build; the README's section is replaced, not added" "exit $rc: $(tr '\n' '|' <"$bq/README")"
+	fi
+else
+	ok "bisect: a patch that does not apply alone fails # SKIP qemu-boot/boot not built (make programs)"
+fi
+
 # ---- exit codes -----------------------------------------------------------------
 "$bin" plan --journal "$T/good.j" >/dev/null 2>&1
 rc=$?

@@ -447,7 +447,7 @@ ACCEL=tcg sh "$root/patches/queue-bisect.sh" --in-tree --sample 2 "$q" "$TREE" \
 rc=$?
 first=$(head -n 1 "$q/series")
 last=$(tail -n 1 "$q/series")
-if [ $rc -eq 0 ] && grep -q "^booted with all exercises, protection on.  Checked 2 of $npatch patches, a sample of 2" "$q/README" &&
+if [ $rc -eq 0 ] && grep -q "^Checked: 2 of $npatch patches, a sample of 2" "$q/README" &&
    grep -qxF "  pass $first: applied alone; build ok; $(awk -F '\t' -v p="$first" '$1 == p { print $4 }' "$q/bisect.tsv"); boot pass" "$q/README" &&
    grep -q "^  pass $last: applied alone; build ok; " "$q/README" &&
    grep -q "^Not checked: $((npatch - 2)) patches" "$q/README" &&
