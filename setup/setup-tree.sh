@@ -236,8 +236,8 @@ core_hash=$(core_hash_of)
 grep -v '^#' "$series_dir/series" | while read -r p; do
 	[ -n "$p" ] || continue
 	[ -f "$series_dir/$p" ] || die 65 "$series_dir/$p: listed in series but missing"
-	gitc am -q --3way --keep-cr "$(cd "$series_dir" && pwd)/$p" >"$tree/.git/ro-campaign-am.log" 2>&1 || {
-		sed -n '1,12s/^/  /p' "$tree/.git/ro-campaign-am.log" >&2
+	gitc am --3way --keep-cr "$(cd "$series_dir" && pwd)/$p" >"$tree/.git/ro-campaign-am.log" 2>&1 || {
+		grep -v "^Applying: \|^hint: \|^When you have\|^If you prefer\|^To restore" "$tree/.git/ro-campaign-am.log" | head -n 12 | sed "s/^/  /" >&2
 		gitc am --abort 2>/dev/null || true
 		die 65 "$series_dir/$p: does not apply to Linux $(tree_version) (the series is for $(basename "$series_dir")).  To port it: cd $tree && git am --3way $(cd "$series_dir" && pwd)/$p, resolve, git am --continue, then git format-patch -o setup/core/VERSION pristine.. and list the files in setup/core/VERSION/series"
 	}

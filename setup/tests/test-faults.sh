@@ -108,4 +108,80 @@ if [ $rc -eq 65 ] && [ "$(cat "$t/other/README")" = keep ]; then
 else
 	not_ok "a directory that is not our tree is refused and left alone" "rc=$rc"
 fi
+
+# ---- the series per kernel version (setup/core/VERSION) --------------------
+# A root with 6.1/ and 6.12/, each one patch adding its own file; the tiny
+# tree answers "make kernelversion" with the version it is given.
+mk_series() {
+	rm -rf "$t/gen2"
+	mkdir -p "$t/gen2" "$t/root/$1"
+	(
+		cd "$t/gen2" && git init -q &&
+		printf 'mainmenu "x"\n' >Kconfig && git add Kconfig &&
+		git -c user.name=t -c user.email=t@localhost commit -q -m base &&
+		printf '%s\n' "$2" >"$3" && git add "$3" &&
+		git -c user.name=t -c user.email=t@localhost commit -q -a -m "core: $1" &&
+		git format-patch -q -1 -o "$t/root/$1" >/dev/null
+	)
+	(cd "$t/root/$1" && ls *.patch) >"$t/root/$1/series"
+}
+rm -rf "$t/root"
+mk_series 6.1 'core for 6.1' core-6.1.txt
+mk_series 6.12 'core for 6.12' core-6.12.txt
+
+# mk_vtree VERSION: a clean tree whose "make kernelversion" says VERSION.
+mk_vtree() {
+	mk_tree
+	printf 'kernelversion:\n\t@echo %s\n' "$1" >"$t/tree/Makefile"
+	gitq commit -q -a -m "version $1"
+	gitq tag -f pristine >/dev/null
+}
+
+for v in 6.1.192 6.12.118; do
+	mm=${v%.*}
+	mk_vtree "$v"
+	sh "$setup" /nonexistent.tar.xz "$t/tree" "$t/root" >"$t/out" 2>&1
+	rc=$?
+	other=6.12
+	[ "$mm" = 6.12 ] && other=6.1
+	if [ $rc -eq 0 ] && [ -f "$t/tree/core-$mm.txt" ] && [ ! -f "$t/tree/core-$other.txt" ]; then
+		ok "Linux $v gets the series of $mm"
+	else
+		not_ok "Linux $v gets the series of $mm" "rc=$rc: $(head -c 300 "$t/out")"
+	fi
+done
+
+mk_vtree 7.0.0
+sh "$setup" /nonexistent.tar.xz "$t/tree" "$t/root" >"$t/out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ -f "$t/tree/core-6.12.txt" ] &&
+   grep -q 'no core series for Linux 7.0.0; trying the newest, 6.12' "$t/out"; then
+	ok "an unknown version tries the newest series and says so"
+else
+	not_ok "an unknown version tries the newest series and says so" "rc=$rc: $(head -c 300 "$t/out")"
+fi
+
+# The newest series does not apply: the patch, the failure, how to port it.
+mk_vtree 7.0.0
+printf 'mainmenu "changed in 7.0"\n' >"$t/tree/Kconfig"
+gitq commit -q -a -m "7.0 changes Kconfig"
+gitq tag -f pristine >/dev/null
+rm -rf "$t/root/6.12"
+(
+	cd "$t/gen2" && printf 'mainmenu "y"\n' >Kconfig &&
+	git -c user.name=t -c user.email=t@localhost commit -q -a -m "core: a new menu title" &&
+	mkdir -p "$t/root/6.12" && git format-patch -q -1 -o "$t/root/6.12" >/dev/null
+)
+(cd "$t/root/6.12" && ls *.patch) >"$t/root/6.12/series"
+p=$(cat "$t/root/6.12/series")
+sh "$setup" /nonexistent.tar.xz "$t/tree" "$t/root" >"$t/out" 2>&1
+rc=$?
+if [ $rc -eq 65 ] && grep -q "6.12/$p: does not apply to Linux 7.0.0" "$t/out" &&
+   grep -v "\.patch" "$t/out" | grep -q "Kconfig" && grep -q 'To port it' "$t/out" &&
+   [ -z "$(git -C "$t/tree" status --porcelain)" ]; then
+	ok "a series that does not apply: 65, naming the patch, the file and how to port it; the tree is left clean"
+else
+	not_ok "a series that does not apply: 65, naming the patch, the file and how to port it; the tree is left clean" \
+		"rc=$rc: $(head -c 400 "$t/out" | tr "\n" " ")"
+fi
 finish
