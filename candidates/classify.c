@@ -197,8 +197,11 @@ static int def_is_array(const struct judge *j, const struct def *df)
  * a get/put its count, a lock/unlock its lock word. So an escape of its
  * address, even from init-only code, is a write. The escape's callee is not
  * in the facts: every escape counts, __init callees included.
- * Embedding types are a short hand list of registered kernel types (6.1
- * layouts, cited); a type defined in a .c file is not resolved.
+ * Embedding types are a short hand list of registered kernel types, with
+ * the header that defines them and the function that links them (no line
+ * numbers: the list serves 6.1 and 6.12, whose layouts differ, e.g.
+ * syscore_ops lost its node to struct syscore); a type defined in a .c
+ * file is not resolved.
  */
 struct trap {
 	const char *type;	/* as defs.tsv prints it, qualifiers dropped */
@@ -231,41 +234,43 @@ static const struct trap traps[] = {
 	{ "struct hrtimer", "its tree node and state", NULL },
 	{ "wait_queue_head_t", "its lock and list", NULL },
 	{ "struct notifier_block", "next (the chain link)",
-	  "include/linux/notifier.h:56; written by kernel/notifier.c:38" },
+	  "include/linux/notifier.h; written by notifier_chain_register() in kernel/notifier.c" },
 	{ "struct atomic_notifier_head", "lock (spinlock_t) and head",
-	  "include/linux/notifier.h:61" },
+	  "include/linux/notifier.h" },
 	{ "struct blocking_notifier_head", "rwsem and head",
 	  "include/linux/notifier.h" },
 	{ "struct raw_notifier_head", "head (the chain)",
 	  "include/linux/notifier.h" },
-	{ "struct syscore_ops", "node (struct list_head)",
-	  "include/linux/syscore_ops.h:14; linked by drivers/base/syscore.c:24" },
+	{ "struct syscore_ops", "node (struct list_head, 6.1)",
+	  "include/linux/syscore_ops.h; linked by register_syscore_ops() in drivers/base/syscore.c" },
+	{ "struct syscore", "node (struct list_head, 6.12)",
+	  "include/linux/syscore_ops.h; linked by register_syscore() in drivers/base/syscore.c" },
 	{ "struct miscdevice", "list (struct list_head)",
-	  "include/linux/miscdevice.h:83; linked by drivers/char/misc.c:228" },
+	  "include/linux/miscdevice.h; linked by misc_register() in drivers/char/misc.c" },
 	{ "struct device", "kobj (struct kobject)",
-	  "include/linux/device.h:575" },
+	  "include/linux/device.h" },
 	{ "struct platform_device", "dev (struct device, its kobject)",
-	  "include/linux/platform_device.h:27" },
+	  "include/linux/platform_device.h" },
 	{ "struct pernet_operations", "list (struct list_head)",
-	  "include/net/net_namespace.h:411" },
+	  "include/net/net_namespace.h" },
 	{ "struct clocksource", "list (struct list_head)",
-	  "include/linux/clocksource.h:109" },
+	  "include/linux/clocksource.h" },
 	{ "struct clock_event_device", "list (struct list_head)",
-	  "include/linux/clockchips.h:130" },
+	  "include/linux/clockchips.h" },
 	{ "struct shrinker", "list (struct list_head)",
-	  "include/linux/shrinker.h:71" },
+	  "include/linux/shrinker.h" },
 	{ "struct file_system_type", "fs_supers (struct hlist_head)",
-	  "include/linux/fs.h:2631" },
+	  "include/linux/fs.h" },
 	{ "struct crypto_alg", "cra_list (struct list_head)",
-	  "include/linux/crypto.h:480" },
+	  "include/linux/crypto.h" },
 	{ "struct tasklet_struct", "count (atomic_t)",
-	  "include/linux/interrupt.h:646" },
+	  "include/linux/interrupt.h" },
 	{ "struct pci_driver", "dynids (struct pci_dynids: lock, list)",
-	  "include/linux/pci.h:941" },
+	  "include/linux/pci.h" },
 	{ "struct input_handler", "h_list (struct list_head)",
-	  "include/linux/input.h:329" },
+	  "include/linux/input.h" },
 	{ "struct kset", "list (struct list_head), kobj",
-	  "include/linux/kobject.h:173" },
+	  "include/linux/kobject.h" },
 };
 
 /* The trap entry of a definition's type (pointers never), or NULL. */
