@@ -119,27 +119,24 @@ compiled_by_distccd() {
 	echo "$_m"
 }
 # Another build of the same tree (make test runs none, but a shared machine
-# may) can recompile the removed objects between their removal and our
-# build, which then has nothing to do: such an object is older than our
-# build.  That is retried, at most 3 times; an object our build made
-# without distccd is a failure.
+# may) can recompile the removed objects while ours waits for the build
+# lock: ours then finds every object there (build-kernel.sh says "N
+# objects there, N after the last complete build").  That is retried, at
+# most 3 times; an object our build compiled without distccd is a failure.
 try=1
 while :; do
 	for o in $objs; do
 		rm -f "$build/$o"
 	done
 	from=$(wc -l <"$tmp/distccd.log")
-	touch "$tmp/start"
 	DISTCC_HOSTS="$live $down" CCACHE_RECACHE=1 \
 		sh "$here/build-kernel.sh" fast "$TREE" "$WORK" >"$tmp/build1.out" 2>"$tmp/build1.err"
 	rc=$?
 	miss=$(compiled_by_distccd "$from")
-	older=
-	for o in $miss; do
-		[ "$build/$o" -nt "$tmp/start" ] || older="$older $o"
-	done
-	[ $rc -eq 0 ] && [ -n "$miss" ] && [ "$older" = "$miss" ] && [ $try -lt 3 ] || break
-	echo "# another build recompiled$older first; again"
+	counts=$(sed -n 's/.*(\([0-9]*\) objects there, \([0-9]*\) after.*/\1 \2/p' "$tmp/build1.err")
+	[ $rc -eq 0 ] && [ -n "$miss" ] && [ -n "$counts" ] &&
+		[ "${counts% *}" = "${counts#* }" ] && [ $try -lt 3 ] || break
+	echo "# another build recompiled the removed objects first ($counts); again"
 	try=$((try + 1))
 done
 # the kernel just built, before anything else replaces it
