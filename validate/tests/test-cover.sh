@@ -29,6 +29,7 @@ VTREE=${VTREE:-$WORK/vtree}
 st=$WORK/cover-test
 . "$top/qemu-boot/tests/tap.sh"
 . "$top/lib/tsv.sh"
+. "$top/lib/ktree.sh"
 
 matches() {	# matches TEXT REGEX: TEXT matches the basic regex REGEX
 	printf '%s\n' "$1" | grep -q "$2"
@@ -49,7 +50,7 @@ if [ -z "$(git -C "$VTREE" status --porcelain)" ]; then
 fi
 # The lines come from the tree at tag core, as validate sees it.
 at_core() {	# at_core FILE PATTERN: the first line of FILE matching PATTERN
-	git -C "$TREE" show "core:$1" 2>/dev/null | grep -n "$2" | head -n 1 | cut -d: -f1
+	ktree_line "$TREE" core "$1" "$2"
 }
 tm=lib/test_ro_after_init_module.c
 l_init=$(at_core $tm '^static int roam_init_only')

@@ -9,9 +9,12 @@
 #   kernel/fork.c arch_task_struct_size  declared __read_mostly in
 #                                 <linux/sched/task.h>: gcc ignores the new
 #                                 section, the ELF check rejects it
-#   net/core/dev.c rps_cpu_mask   net/ is not compiled in the fast profile
-#   kernel/fork.c:2586 total_forks  a use, not a definition: annotate.sh finds
-#                                 no definition there
+#   net/socket.c sock_mnt         net/ is not compiled in the fast profile
+#   kernel/fork.c total_forks     at its "total_forks++" line, a use, not a
+#                                 definition: annotate.sh finds no
+#                                 definition there
+# The lines are read from the tree at tag core (lib/ktree.sh), so the same
+# variables serve on 6.12 and 6.1.
 # The first run is killed with SIGKILL in the middle of the batch; the
 # resumed run must finish it with the verdicts of an uninterrupted run,
 # no duplicate rows and a clean work tree.
@@ -26,6 +29,7 @@ VTREE=${VTREE:-$WORK/vtree}
 bin=$here/validate
 st=$WORK/validate-test
 . "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/ktree.sh"
 
 [ -x "$bin" ] || make -C "$top" -s validate/validate qemu-boot/boot ||
 	{ not_ok "build validate/validate" "make failed"; finish; }
@@ -37,16 +41,35 @@ if [ ! -d "$VTREE" ]; then
 		{ not_ok "work tree $VTREE" "git worktree add failed"; finish; }
 fi
 
+# The lines, from the tree at core as validate sees it.
+l_exec=$(ktree_line "$TREE" core init/main.c '^static char \*execute_command;')
+l_pm=$(ktree_line "$TREE" core kernel/power/main.c '^int pm_test_level ')
+l_ats=$(ktree_line "$TREE" core kernel/fork.c '^int arch_task_struct_size __read_mostly;')
+l_sock=$(ktree_line "$TREE" core net/socket.c '^static struct vfsmount \*sock_mnt ')
+l_forks=$(ktree_line "$TREE" core kernel/fork.c '^[[:space:]]*total_forks++;')
+# arch/x86/kernel/pci-dma.c defines force_iommu twice: under
+# CONFIG_IOMMU_DEBUG and under #else.
+l_fi1=$(ktree_line "$TREE" core arch/x86/kernel/pci-dma.c '^int force_iommu ' 1)
+l_fi2=$(ktree_line "$TREE" core arch/x86/kernel/pci-dma.c '^int force_iommu ' 2)
+for l in "$l_exec" "$l_pm" "$l_ats" "$l_sock" "$l_forks" "$l_fi1" "$l_fi2"; do
+	[ -n "$l" ] || { not_ok "the test's variables are defined at tag core" \
+		"missing: exec '$l_exec' pm '$l_pm' ats '$l_ats' sock '$l_sock' forks '$l_forks' force_iommu '$l_fi1' '$l_fi2'"
+		finish; }
+done
+echo "# kernel $(ktree_version "$TREE"): execute_command $l_exec, pm_test_level $l_pm," \
+	"arch_task_struct_size $l_ats, sock_mnt $l_sock, total_forks++ $l_forks," \
+	"force_iommu $l_fi1 and $l_fi2"
+
 rm -rf "$st"
 mkdir -p "$st/a" "$st/b"
 cands=$st/candidates.tsv
 {
 	printf 'file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n'
-	printf 'init/main.c\t164\texecute_command\tstatic\tro_after_init\thigh\tinit-only\t-\n'
-	printf 'kernel/power/main.c\t234\tpm_test_level\tglobal\tro_after_init\thigh\tinit-only\t-\n'
-	printf 'kernel/fork.c\t904\tarch_task_struct_size\tglobal\tro_after_init\thigh\tinit-only\t-\n'
-	printf 'net/core/dev.c\t4527\trps_cpu_mask\tglobal\tro_after_init\thigh\tinit-only\t-\n'
-	printf 'kernel/fork.c\t2586\ttotal_forks\tglobal\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'init/main.c\t%s\texecute_command\tstatic\tro_after_init\thigh\tinit-only\t-\n' "$l_exec"
+	printf 'kernel/power/main.c\t%s\tpm_test_level\tglobal\tro_after_init\thigh\tinit-only\t-\n' "$l_pm"
+	printf 'kernel/fork.c\t%s\tarch_task_struct_size\tglobal\tro_after_init\thigh\tinit-only\t-\n' "$l_ats"
+	printf 'net/socket.c\t%s\tsock_mnt\tstatic\tro_after_init\thigh\tinit-only\t-\n' "$l_sock"
+	printf 'kernel/fork.c\t%s\ttotal_forks\tglobal\tro_after_init\thigh\tinit-only\t-\n' "$l_forks"
 	printf 'kernel/fork.c\t1\tnot_a_candidate\tglobal\tconst\thigh\t-\t-\n'
 } > "$cands"
 
@@ -73,9 +96,10 @@ setsid sh -c 'exec "$0" "$@"' "$bin" --candidates "$cands" --tree "$VTREE" \
 pid=$!
 # Kill the whole process group (validator, build, QEMU) as soon as the
 # first boot of the batch starts: the build failure is decided by then,
-# the boot verdicts are not.
+# the boot verdicts are not.  The builds wait for the shared build lock,
+# which other tests may hold for an hour or more: up to 4 hours.
 t=0
-while kill -0 $pid 2>/dev/null && [ $t -lt 3600 ]; do
+while kill -0 $pid 2>/dev/null && [ $t -lt 14400 ]; do
 	if ls "$st/a/boots" 2>/dev/null | grep -qv baseline; then
 		sleep 5
 		break
@@ -110,12 +134,12 @@ check "pm_test_level rejected, writer pm_test_store named" \
 	sh -c "echo '$v' | grep -q '^rejected	.*boot: .*pm_test_store'"
 v=$(verdict "$ja" arch_task_struct_size)
 check "arch_task_struct_size rejected: in .data..read_mostly, gcc's section conflict quoted" \
-	sh -c "echo '$v' | grep -q '^rejected	section: arch_task_struct_size is in .data..read_mostly.*kernel/fork.c:904:.*conflicts with'"
-v=$(verdict "$ja" rps_cpu_mask)
-check "rps_cpu_mask not-built (net/ not in the fast profile)" \
+	sh -c "echo '$v' | grep -q '^rejected	section: arch_task_struct_size is in .data..read_mostly.*kernel/fork.c:$l_ats:.*conflicts with'"
+v=$(verdict "$ja" sock_mnt)
+check "sock_mnt not-built (net/ not in the fast profile)" \
 	sh -c "echo '$v' | grep -q '^not-built	'"
-b=$(awk -F'\t' '$2 == "rps_cpu_mask" { print $5 }' "$ja")
-check "rps_cpu_mask decided from the baseline's objects, outside any batch (batch '$b')" \
+b=$(awk -F'\t' '$2 == "sock_mnt" { print $5 }' "$ja")
+check "sock_mnt decided from the baseline's objects, outside any batch (batch '$b')" \
 	[ "$b" = baseline ]
 check "the baseline lists the objects the profile compiles" \
 	sh -c "grep -q '^object	init/main.o\$' '$st'/a/baseline-*.tsv"
@@ -166,13 +190,13 @@ check "boot timeout from the baseline's boot time (${to:-none} s), used by the b
 
 # --- run 5: #ifdef siblings travel together --------------------------------
 # arch/x86/kernel/pci-dma.c defines force_iommu under CONFIG_IOMMU_DEBUG
-# (line 28) and #else (line 31). A batch of line 28 alone must annotate
-# line 31 too, which is the one the fast profile compiles.
+# (line l_fi1) and #else (line l_fi2). A batch of the first alone must
+# annotate the second too, which is the one the fast profile compiles.
 mkdir -p "$st/c"
 {
 	printf 'file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n'
-	printf 'arch/x86/kernel/pci-dma.c\t28\tforce_iommu\tglobal\tro_after_init\thigh\tinit-only\t-\n'
-	printf 'arch/x86/kernel/pci-dma.c\t31\tforce_iommu\tglobal\tro_after_init\thigh\tinit-only\t-\n'
+	printf 'arch/x86/kernel/pci-dma.c\t%s\tforce_iommu\tglobal\tro_after_init\thigh\tinit-only\t-\n' "$l_fi1"
+	printf 'arch/x86/kernel/pci-dma.c\t%s\tforce_iommu\tglobal\tro_after_init\thigh\tinit-only\t-\n' "$l_fi2"
 } > "$st/c/candidates.tsv"
 cp "$st"/a/baseline-*.tsv "$st/c/" 2>/dev/null
 "$bin" --candidates "$st/c/candidates.tsv" --tree "$VTREE" --work "$WORK" \
@@ -180,8 +204,8 @@ cp "$st"/a/baseline-*.tsv "$st/c/" 2>/dev/null
 	--journal "$st/c/journal.tsv" > "$st/c/run.out" 2>&1
 rc=$?
 v=$(verdict "$st/c/journal.tsv" force_iommu)
-check "an #ifdef sibling is annotated with its batch: force_iommu:28 passes the section check" \
-	sh -c "[ $rc -eq 0 ] && grep -q 'pci-dma.c	31	force_iommu' '$st/c/annotate.list' && \
+check "an #ifdef sibling is annotated with its batch: force_iommu:$l_fi1 passes the section check" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'pci-dma.c	$l_fi2	force_iommu' '$st/c/annotate.list' && \
 		echo '$v' | grep -q '^accepted	built=arch/x86/kernel/pci-dma.o,vmlinux'"
 [ $failed -eq 0 ] || sed 's/^/#   /' "$st/c/journal.tsv"
 finish
