@@ -11,7 +11,11 @@
 #include "evidence.h"
 #include "validate.h"
 
-/* The module (.ko, relative to O) an object is linked into, or NULL. */
+/*
+ * The module (.ko, relative to O) an object is linked into, or NULL.
+ * modules.order names a module by its .ko on 6.1 and by its .o on
+ * 6.12; its .mod file lists the objects either way.
+ */
 static char *module_of(struct ctx *x, const char *obj)
 {
 	char *p = xasprintf("%s/modules.order", x->build_dir);
@@ -23,9 +27,13 @@ static char *module_of(struct ctx *x, const char *obj)
 		size_t l;
 
 		l = strlen(ko);
-		if (l < 4 || strcmp(ko + l - 3, ".ko"))
+		if (l > 3 && !strcmp(ko + l - 3, ".ko"))
+			l -= 3;
+		else if (l > 2 && !strcmp(ko + l - 2, ".o"))
+			l -= 2;
+		else
 			continue;
-		mod = xasprintf("%s/%.*s.mod", x->build_dir, (int)(l - 3), ko);
+		mod = xasprintf("%s/%.*s.mod", x->build_dir, (int)l, ko);
 		objs = read_file(mod, NULL);
 		free(mod);
 		for (o = objs; o && *o; o = on) {
@@ -33,7 +41,7 @@ static char *module_of(struct ctx *x, const char *obj)
 			if (*on)
 				*on++ = '\0';
 			if (!strcmp(o, obj)) {
-				r = xstrdup(ko);
+				r = xasprintf("%.*s.ko", (int)l, ko);
 				break;
 			}
 		}
