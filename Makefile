@@ -129,12 +129,13 @@ define run-tests
 	for t in $(1); do \
 		log="$(WORK)/test-logs/$$(echo $$t | tr / _).log"; \
 		echo "== $$t"; \
-		sh $$t > "$$log" 2>&1; rc=$$?; \
+		t0=$$(date +%s); sh $$t > "$$log" 2>&1; rc=$$?; \
 		grep -E '^(not )?ok ' "$$log" | sed 's/^/   /'; \
 		p=$$(grep -c '^ok ' "$$log"); f=$$(grep -c '^not ok ' "$$log"); \
 		if [ $$rc -ne 0 ] && [ $$f -eq 0 ]; then \
 			f=1; echo "   not ok - $$t exited $$rc (log: $$log)"; \
 			tail -n 5 "$$log" | sed 's/^/   # /'; fi; \
+		echo "   # $$t took $$(( $$(date +%s) - t0 )) s"; \
 		passed=$$((passed + p)); failed=$$((failed + f)); \
 	done; \
 	echo "tests took $$(( $$(date +%s) - start )) s"; \
