@@ -25,13 +25,20 @@
 #                     to the login directory or absolute (default
 #                     ro-campaign)
 #
-# Every job's exit status and time go to DIR/parallel.log (--joblog).
-# Then run validate --merge DIR: it appends the verdicts and names the
-# jobs that did not finish.
+# Every job's exit status and time are appended to DIR/parallel.log
+# (--joblog, one run after another).  A job counts as run when its
+# status came back (run-job.sh writes it last): parallel's exit 0 alone
+# is not trusted.  Then run validate --merge DIR: it appends the verdicts
+# and names the jobs that did not finish.
 # Environment: FARM_WORK, FARM_TREE, JOBS are passed to remote jobs when
-# set (run-job.sh); PARALLEL_SSH, parallel's own, picks the ssh command.
-# Exit: 0 every job exited 0, 1 some job failed, 64 usage, 65 DIR is not
-# an emission, 70 parallel is missing or failed.
+# set (run-job.sh); PARALLEL_SSH, parallel's own, picks the ssh command;
+# PARALLEL_SHELL (default /bin/sh) is the shell of every job, remote ones
+# included: parallel's remote wrapper otherwise runs the job with the
+# worker's $SHELL, and where that is empty (a CI runner, a forced ssh
+# command) the job never runs while parallel reports exit 0.
+# Exit: 0 every job exited 0 and wrote its status, 1 some job failed or
+# did not run, 64 usage, 65 DIR is not an emission, 70 parallel is
+# missing or failed.
 
 set -u
 
@@ -69,7 +76,11 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || usage_error "DIR is required"
 posint -j "$n" 1000
-[ -z "$logins" ] || [ -r "$logins" ] || usage_error "$logins: cannot read it"
+if [ -n "$logins" ]; then
+	[ -r "$logins" ] || usage_error "$logins: cannot read it"
+	# absolute: parallel runs from DIR's parent below
+	logins=$(cd "$(dirname "$logins")" && pwd)/$(basename "$logins")
+fi
 command -v parallel >/dev/null || die 70 "GNU parallel is not installed (make setup)"
 dir=$(cd "$1" 2>/dev/null && pwd) || die 65 "$1: no such directory"
 shift
@@ -83,9 +94,19 @@ for j; do
 done
 [ $# -gt 0 ] || { echo "run-parallel: $dir has no jobs" >&2; exit 0; }
 echo "run-parallel: $# job(s) of $dir${logins:+ on the machines of $logins}" >&2
+# A status left by an earlier run must not pass for this one's.
+for j; do
+	rm -f "$dir/$j/status" || die 70 "cannot remove $dir/$j/status"
+done
+PARALLEL_SHELL=${PARALLEL_SHELL:-/bin/sh}
+export PARALLEL_SHELL
+log=$dir/parallel.log
+[ -s "$log" ] ||
+	printf 'Seq\tHost\tStarttime\tJobRuntime\tSend\tReceive\tExitval\tSignal\tCommand\n' >"$log" ||
+	die 70 "cannot write $log"
 
 if [ -z "$logins" ]; then
-	parallel --will-cite -j "$n" --joblog "$dir/parallel.log" \
+	parallel --will-cite -j "$n" --joblog "+$log" \
 		sh "$top/validate/farm/run-job.sh" "$dir/{}" ::: "$@"
 	rc=$?
 else
@@ -98,13 +119,21 @@ else
 	cd "$(dirname "$dir")" || die 70 "cannot enter $(dirname "$dir")"
 	d=$(basename "$dir")
 	# shellcheck disable=SC2086
-	parallel --will-cite --sshloginfile "$logins" --joblog "$dir/parallel.log" \
+	parallel --will-cite --sshloginfile "$logins" --joblog "+$log" \
 		$envs --transferfile "$d/{}" --return "$d/{}" --cleanup \
 		sh "$rtools/validate/farm/run-job.sh" "$d/{}" ::: "$@"
 	rc=$?
 fi
+[ $rc -eq 255 ] && die 70 "parallel failed (exit 255)"
+lost=
+for j; do
+	[ -f "$dir/$j/status" ] || lost="$lost $j"
+done
+if [ -n "$lost" ]; then
+	echo "run-parallel: no status came back from:$lost (it stopped before validate, did not run, or was not copied back)" >&2
+	[ $rc -eq 0 ] && rc=1
+fi
 case $rc in
 0) echo "run-parallel: every job exited 0; now: validate/validate --merge $dir" >&2; exit 0 ;;
-255) die 70 "parallel failed (exit 255)" ;;
-*) echo "run-parallel: $rc job(s) failed (see $dir/parallel.log); validate --merge $dir names them" >&2; exit 1 ;;
+*) echo "run-parallel: $rc job(s) failed or did not run (see $log); validate --merge $dir names them" >&2; exit 1 ;;
 esac
