@@ -330,6 +330,21 @@ static int param_status(const struct judge *j, const struct param *p,
 	long bits = perm_parse(perm);
 	const char *kind = pkind_names[p->kind];
 
+	if (p->kind == P_DEBUGFS) {
+		/* debugfs_create_*(name, mode, parent, &x, ...): cocci/FACTS.md */
+		const char *fn = strtab_str(&j->f->strs, p->handler);
+
+		if (bits < 0)
+			snprintf(buf, len, "debugfs file by %s, mode '%s' not understood",
+				 fn, perm);
+		else if (bits & PERM_WRITE_BITS)
+			snprintf(buf, len, "debugfs file by %s with mode %s is writable at runtime",
+				 fn, perm);
+		else
+			snprintf(buf, len, "exposed by a read-only debugfs file (%s, mode %s)",
+				 fn, perm);
+		return bits < 0 || (bits & PERM_WRITE_BITS) ? EV_BAD : EV_ESCAPE;
+	}
 	if (bits < 0) {
 		snprintf(buf, len, "%s permission '%s' not understood", kind,
 			 perm);

@@ -32,7 +32,9 @@ enum form {
 	F_NFORMS
 };
 
-enum pkind { P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY };
+enum pkind {
+	P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY, P_DEBUGFS
+};
 
 struct def {
 	uint32_t file, line, name, type, section;

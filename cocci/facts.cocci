@@ -704,6 +704,74 @@ def alias_write(P, L, p, pl, fn=None, pf=None, amp=False):
 			form = "memcpy"
 		report_write(q, v, form)
 
+
+# A file-scope alias P carries its targets' addresses: P passed to a
+# function that is not a reader (READS), stored (E = P) or returned, or
+# &P->f passed, in a function, is an escape of every target there: the
+# function keeps or writes what P points to (kernel/printk/printk.c:
+# prb = &printk_rb_dynamic in __init setup_log_buf(), then
+# prb_reserve(&e, prb, &r) in every printk). Not for a pointer to const.
+ESC_FORM = {"ptr": "addr", "field": "addr", "element": "addr",
+	    "pointee": "pointee-addr", "array-arg": "array-arg"}
+
+def pointee_const(ty):
+	"""Is ty a pointer to const (a const before its last *)?"""
+	t = str(ty)
+	return "*" in t and "const" in WORD_RE.findall(t.rsplit("*", 1)[0])
+
+def alias_escape(P, L, p, pl):
+	q = Loc(p[0])
+	f = q.file
+	name = ident(P)
+	if infunc(q) == "-" or (f, q.line, q.column) in readpos:
+		return
+	targets = aliases.get((f, name))
+	d = defs.get(f, {}).get(name)
+	if not targets or (d is not None and pointee_const(d[1])):
+		return
+	if pl:
+		# &P->f, &P[i], &P as an argument
+		if (q.line, q.column) != (int(pl[0].line), int(pl[0].column)) \
+		   or chain_form(name, L) is None:
+			return
+	for v, base in sorted(targets):
+		report_write(q, v, ESC_FORM[base])
+
+# debugfs_create_*(name, mode, parent, data, ...): a debugfs file on the
+# variable that data points to; with write bits in mode, a runtime
+# writer (params kind debugfs). The other debugfs_create_* have no mode.
+DEBUGFS_NOT = set("debugfs_create_automount debugfs_create_devm_seqfile".split())
+CAST_AMP_RE = re.compile(r"^\s*(\(\s*[A-Za-z_][\w\s]*\*+\s*\)\s*)?(&)?\s*")
+
+def debugfs_fn(fn):
+	return fn.startswith("debugfs_create_") and fn not in DEBUGFS_NOT
+
+def debugfs_row(F, M, x, L, p, pl, pf):
+	q = Loc(p[0])
+	f = q.file
+	name = ident(x)
+	lead = span(f, int(pl[0].line), int(pl[0].column), q.line, q.column)
+	m = CAST_AMP_RE.match(lead)
+	if infunc(q) == "-" or m is None or m.end() != len(lead):
+		return
+	amp = m.group(2) is not None
+	form = chain_form(name, CAST_AMP_RE.sub("", str(L), 1))
+	if amp and form in ("bare", "field") or \
+	   amp and form == "element" and is_array(f, name) or \
+	   not amp and form == "bare" and is_array(f, name):
+		names = [name]
+	elif not amp and form == "bare":
+		# a file-scope alias P = &x given as data
+		names = [v for v, base in sorted(aliases.get((f, name), ()))
+			 if base in ("ptr", "field", "element")]
+	else:
+		return
+	line = int(pf[0].line)
+	for v in names:
+		if ("debugfs", f, line, v) not in done:
+			done.add(("debugfs", f, line, v))
+			emit("params", f, line, v, "debugfs", M, F)
+
 def sysctl_rows(f, name, l1, c1, l2, c2):
 	"""Rows for every { .data = &x, .mode = M } entry of a ctl_table."""
 	text = span(f, l1, c1, l2, c2)
@@ -1310,6 +1378,71 @@ pl << alwcv.pl;
 pf << alwcv.pf;
 @@
 alias_write(P, L, p, pl, str(F), pf, False)
+
+// A file-scope alias P passed, stored or returned (alias_escape)
+@ale depends on alias_g || alias_d@
+global idexpression P;
+expression G, E;
+position p;
+@@
+(
+G(..., P@p, ...)
+|
+E = P@p
+)
+
+@script:python@
+P << ale.P;
+p << ale.p;
+@@
+alias_escape(P, None, p, None)
+
+@aler depends on alias_g || alias_d@
+global idexpression P;
+position p;
+@@
+return P@p;
+
+@script:python@
+P << aler.P;
+p << aler.p;
+@@
+alias_escape(P, None, p, None)
+
+@alea depends on alias_g || alias_d@
+global idexpression P;
+expression G, L;
+position p, pl;
+@@
+G(..., &\( L@pl \& <+... P@p ...+> \), ...)
+
+@script:python@
+P << alea.P;
+L << alea.L;
+p << alea.p;
+pl << alea.pl;
+@@
+alias_escape(P, L, p, pl)
+
+// debugfs_create_*(name, mode, parent, &x, ...) (debugfs_row)
+@dbgfs@
+identifier F : script:python() { debugfs_fn(str(F)) };
+expression N, M, D, L;
+global idexpression x;
+position p, pl, pf;
+@@
+F@pf(N, M, D, \( L@pl \& <+... x@p ...+> \), ...)
+
+@script:python@
+F << dbgfs.F;
+M << dbgfs.M;
+x << dbgfs.x;
+L << dbgfs.L;
+p << dbgfs.p;
+pl << dbgfs.pl;
+pf << dbgfs.pf;
+@@
+debugfs_row(str(F), M, x, L, p, pl, pf)
 
 // &x compared with a pointer is a read, not an escape
 @cmp@
