@@ -404,6 +404,14 @@ def after_name(f, line, col):
 		c = 0
 	return "".join(out), False
 
+# definitions by a macro that cocci/macros.h expands without what the
+# kernel's macro adds (spatch cannot parse it there): macro -> (type,
+# attribute); the definition is a static array
+MACRO_DEFS = {
+	# drivers/clk/rockchip/clk.h, drivers/clk/samsung/clk.h
+	"PNAME": ("const char * const []", "initconst"),
+}
+
 # macros that put their definition in a section (spatch sees them
 # through cocci/macros.h)
 MACRO_SECT = {
@@ -975,6 +983,11 @@ if q.current_element in (name, "something_else"):
 		if re.sub(r"\s*\[.*$", "", ty) in SKEY_TYPES:
 			skey_attrs(f, name, "struct", at)
 		storage = "static" if "static" in words else "global"
+		mdef = [MACRO_DEFS[w] for w in words if w in MACRO_DEFS]
+		if mdef:
+			ty, arr, storage = mdef[0][0], 1, "static"
+			at = ["const", mdef[0][1]] + [a for a in at if a not in
+						      ("const", mdef[0][1])]
 		emit("defs", f, q.line, name, storage, ty, arr,
 		     ",".join(at) if at else "-", 1 if init else 0)
 		defs.setdefault(f, {})[name] = (arr, ty)

@@ -91,3 +91,34 @@
 #define tcp_skb_tsorted_save(skb) for (;;)
 #define BKEY_PADDED(key) struct { struct bkey key; __u64 key##_pad[8]; }
 #define HID_BPF_OPS(name) struct hid_bpf_ops name
+
+/*
+ * 6.12 (cocci/bench-parse.sh buckets on the whole tree): attributes
+ * spatch 1.1.1 cannot parse where the kernel puts them. facts.cocci reads
+ * attributes from the source text, so dropping them here hides nothing.
+ */
+/* __attribute__((aligned(N))) fails on the argument, not on the name */
+#define aligned(x) aligned
+#define __aligned__(x) aligned
+/* after a function pointer's declarator: void (*f)(int) __ro_after_init = g; */
+#define __ro_after_init
+#define __lsm_ro_after_init
+/* include/linux/compiler_types.h, include/linux/cleanup.h */
+#define __counted_by(member)
+#define __counted_by_le(member)
+#define __counted_by_be(member)
+#define __free(_name) __maybe_unused
+/* include/net/ip_tunnels.h */
+#define IP_TUNNEL_DECLARE_FLAGS(_name) unsigned long _name[1]
+/* drivers/clk/rockchip/clk.h, drivers/clk/samsung/clk.h; __initconst: facts.cocci MACRO_DEFS */
+#define PNAME(x) static const char *const x[]
+/* an asm template: the instructions before patching */
+#define ALTERNATIVE(oldinstr, rest...) oldinstr
+/* drivers/net/arcnet/arcdevice.h: an expression (standard.h: "if") */
+#define BUGLVL(x) ((x) & arcnet_debug)
+/* include/linux/pm_clock.h: designated initializers inside dev_pm_ops */
+#define USE_PM_CLK_RUNTIME_OPS .runtime_suspend = pm_clk_runtime_suspend, .runtime_resume = pm_clk_runtime_resume,
+/* include/drm/drm_exec.h: a loop over the body */
+#define drm_exec_until_all_locked(exec) for (;;)
+/* include/linux/generic-radix-tree.h: GENRADIX(type) name; */
+#define GENRADIX(_type) struct { struct __genradix tree; _type type[0]; }

@@ -3,8 +3,9 @@
 # Real spatch through cocci/run-facts.sh on parse-fixtures/*.c: kernel
 # constructs that spatch cannot parse without cocci/macros.h (statement
 # iterators, SET_*_PM_OPS initializers, MACHINE_START, block,
-# declaration and attribute macros) parse, and give the right facts; what spatch still
-# cannot parse is recorded in errors.tsv with its regions' lines.
+# declaration and attribute macros, 6.12's attributes and loops) parse,
+# and give the right facts; what spatch still cannot parse is recorded in
+# errors.tsv with its regions' lines.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cocci=$here/..
@@ -57,10 +58,22 @@ parses blocks.c "tcp_skb_tsorted_save, BKEY_PADDED"
 row writes 'blocks.c\t10\tblk_retrans\tblk_retransmit\tincdec' \
 	"a write inside tcp_skb_tsorted_save"
 
+parses attrs.c "__attribute__((aligned(8))), __ro_after_init after a function pointer, __counted_by, PNAME, GENRADIX, __free, IP_TUNNEL_DECLARE_FLAGS, drm_exec_until_all_locked, BUGLVL, ALTERNATIVE, USE_PM_CLK_RUNTIME_OPS"
+row defs 'attrs.c\t4\tat_handler\tglobal\tvoid\t0\tro_after_init\t1' \
+	"a function pointer with __ro_after_init after its declarator is a definition"
+row defs 'attrs.c\t12\tat_parents\tstatic\tconst char * const []\t1\tconst,initconst\t1' \
+	"PNAME(x) is a static __initconst array"
+row writes 'attrs.c\t24\tat_count\tat_lock\tincdec' \
+	"a write inside drm_exec_until_all_locked"
+row writes 'attrs.c\t27\tat_count\tat_lock\tassign' \
+	"a write under BUGLVL, after __free and IP_TUNNEL_DECLARE_FLAGS"
+row writes 'attrs.c\t42\tat_buf\tat_init\tmemcpy' \
+	"a write of an array declared with __attribute__((aligned(8)))"
+
 # what spatch cannot parse: the regions, with their error positions
 # (run-facts.sh; the old one wrote only the number of regions)
-row errors 'unparsed.c\tparse-error: 2 unparsed region(s), 2 outside #define bodies: 4-7@7:24 7-8@7:2' \
-	"an __attribute__ with nested parentheses: two regions of code, lines and positions"
+row errors 'unparsed.c\tparse-error: 2 unparsed region(s), 2 outside #define bodies: 4-7@7:23 7-8@7:2' \
+	"two attributes in one __attribute__: two regions of code, lines and positions"
 row errors 'define_body.c\tparse-error: 1 unparsed region(s), 0 outside #define bodies: 8-10@10:39/define' \
 	"an unparsable #define body is a region inside #define bodies"
 finish
