@@ -14,9 +14,16 @@
 #
 # The job runs in a work tree of the prepared tree, one per job running
 # at once on this machine (a slot): slot 1 is VTREE (WORK/vtree, the tree
-# make validate uses), slot N is WORK/vtree-N, each with its own build
-# directory.  A slot is held with flock on WORK/jobs/slot-N.lock while
-# its job runs.  setup commits with the date of the day, so a worker's
+# make validate uses) with WORK as validate's --work; slot N has the work
+# directory WORK/slot-N and the tree WORK/slot-N/R, where R is VTREE's
+# path under WORK (its name when VTREE is elsewhere).  Each slot has its
+# own build directory (WORK/slot-N/build/PROFILE-KEY), and from each build
+# directory the tree is at the same relative path (../../R), so that
+# ccache (CCACHE_BASEDIR, qemu-boot/build-kernel.sh) serves the first
+# build of a new slot from the objects slot 1 compiled.  CACHE is
+# exported (default WORK) so that every slot shares ccache and the build
+# lock.  A slot is held with flock on WORK/jobs/slot-N.lock while its job
+# runs.  setup commits with the date of the day, so a worker's
 # commits differ from the emitter's while their trees are the same: the
 # job's base/ holds the emitter's commit objects, and they are written
 # into the worker's repository when it lacks them (git hash-object; a
@@ -83,12 +90,24 @@ git -C "$tree" cat-file -e "$base^{commit}" 2>/dev/null ||
 slots=${FARM_SLOTS:-16}
 posint FARM_SLOTS "$slots" 1000
 mkdir -p "$work/jobs" || die 70 "cannot create $work/jobs"
+vt=${VTREE:-$work/vtree}
+export CACHE="${CACHE:-$work}"
 i=1
 while :; do
 	[ $i -le "$slots" ] || die 70 "all $slots slots of $work are busy (FARM_SLOTS)"
 	exec 8>"$work/jobs/slot-$i.lock" || die 70 "cannot open $work/jobs/slot-$i.lock"
 	if flock -n 8; then
-		if [ $i -eq 1 ]; then st=${VTREE:-$work/vtree}; else st=$work/vtree-$i; fi
+		if [ $i -eq 1 ]; then
+			sw=$work
+			st=$vt
+		else
+			sw=$work/slot-$i
+			case $vt in
+			"$work"/*) st=$sw/${vt#"$work"/} ;;
+			*) st=$sw/$(basename "$vt") ;;
+			esac
+			mkdir -p "$(dirname "$st")" || die 70 "cannot create $(dirname "$st")"
+		fi
 		# a validate that is not a job's may hold that tree
 		flock -n "$st.validate-lock" true 2>/dev/null && break
 	fi
@@ -105,7 +124,7 @@ host=$(hostname)
 echo "run-job: $name on $host, slot $i ($st)" >&2
 rm -f "$job/status"
 start=$(date +%s)
-"$top/validate/validate" --job "$job" --tree "$st" --work "$work" \
+"$top/validate/validate" --job "$job" --tree "$st" --work "$sw" \
 	--tools "$top" 2>>"$job/run.log"
 rc=$?
 secs=$(($(date +%s) - start))
