@@ -401,6 +401,14 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 		snprintf(buf, len, "a read (initdata only)");
 		return EV_IGNORED;
 	}
+	if (w->form == F_UNPARSED) {
+		/*
+		 * spatch skipped the region: whatever it does with the
+		 * variable is not in the facts, so no proposal is high
+		 */
+		snprintf(buf, len, "named in a region spatch did not parse");
+		return EV_CAP;
+	}
 	if (is_param_site(j, w)) {
 		snprintf(buf, len, "the mention inside its own parameter");
 		return EV_IGNORED;
@@ -656,7 +664,7 @@ static void judge_def(struct judge *j, uint32_t d)
 	const struct def *df = &j->f->defs[d];
 	struct verdict *v = &j->v[d];
 	char why[512], first[1100], where[512];
-	uint32_t i, ninit = 0, nesc = 0, nbad = 0;
+	uint32_t i, ninit = 0, nesc = 0, nbad = 0, ncap = 0;
 	const char *skip = skip_reason(j, df);
 	int partial;
 	uint32_t err = graph_file_error(j->g, df->file, &partial);
@@ -669,6 +677,8 @@ static void judge_def(struct judge *j, uint32_t d)
 			ninit++;
 		else if (st == EV_ESCAPE)
 			nesc++;
+		else if (st == EV_CAP)
+			ncap++;
 		if (st != EV_BAD || nbad++)
 			continue;
 		event_where(j, &j->ev[i], where, sizeof(where));
@@ -731,11 +741,12 @@ static void judge_def(struct judge *j, uint32_t d)
 			 ninit);
 	} else if (ninit + nesc) {
 		v->klass = K_RO;
-		v->conf = nesc || err != MAP_NONE ? C_MEDIUM : C_HIGH;
+		v->conf = nesc || ncap || err != MAP_NONE ? C_MEDIUM : C_HIGH;
 		snprintf(why, sizeof(why),
-			 "%u init-only writes, %u escapes in init-only code%s",
+			 "%u init-only writes, %u escapes in init-only code%s%s",
 			 ninit, nesc, err != MAP_NONE ?
-			 "; its file has unparsed regions" : "");
+			 "; its file has unparsed regions" : "", ncap ?
+			 "; named in regions spatch did not parse" : "");
 	} else {
 		v->klass = K_CONST;
 		snprintf(why, sizeof(why), "never written%s: make it const",

@@ -19,6 +19,7 @@ enum ev_status {
 	EV_ESCAPE,	/* escape inside init-only code, or read-only sysctl */
 	EV_BAD,		/* disqualifying */
 	EV_IGNORED,	/* the mention inside a module_param()/sysctl fact */
+	EV_CAP,		/* named in an unparsed region: never high */
 };
 
 struct event {

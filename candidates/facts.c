@@ -19,7 +19,7 @@ const char *const form_names[F_NFORMS] = {
 	"assign", "compound", "incdec", "field", "element",
 	"addr", "array-arg", "memcpy", "asm", "initdata-addr",
 	"pointee", "pointee-addr",
-	"read",
+	"read", "unparsed",
 };
 
 const char *const pkind_names[] = {

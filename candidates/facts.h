@@ -29,6 +29,7 @@ enum form {
 	F_ADDR, F_ARRAY_ARG, F_MEMCPY, F_ASM, F_INITDATA_ADDR,
 	F_POINTEE, F_POINTEE_ADDR,
 	F_READ,		/* a mention of a static variable: no write */
+	F_UNPARSED,	/* a mention in an unparsed region: facts may be missing */
 	F_NFORMS
 };
 
@@ -102,7 +103,8 @@ int facts_load(struct facts *f, const char *dir);
 static inline int form_is_direct(int form)
 {
 	return form != F_ADDR && form != F_ARRAY_ARG &&
-		form != F_INITDATA_ADDR && form != F_POINTEE_ADDR;
+		form != F_INITDATA_ADDR && form != F_POINTEE_ADDR &&
+		form != F_UNPARSED;
 }
 
 #endif

@@ -497,6 +497,71 @@ if [ -s "$wd/gnames" ]; then
 	sed 's/^/writes\t/' "$wd/asmrows" >>"$wd/rows"
 	echo "run-facts: assembly: $(wc -l <"$wd/asm") .S files, $(wc -l <"$wd/asmrows") mentions of globals" >&2
 fi
+# ---- unparsed regions: what spatch skipped may write what it names ----------
+# Every mention, in a region of errors.tsv (FIRST-LAST@WHERE, #define
+# bodies included), of a name some definition row has becomes a writes
+# row with func - and form unparsed: the aggregator never makes such a
+# variable high (comments, strings and s.x, p->x are not mentions).
+awk -F '\t' '$1 == "defs" { print $4 }' "$wd/rows" | sort -u >"$wd/dnames"
+awk -F '\t' -v tree="$tree" '
+	FNR == NR { def[$1] = 1; next }
+	$1 != "errors" || $3 !~ /^parse-error: / { next }
+	{
+		f = $2
+		r = $3
+		sub(/^[^:]*:[^:]*: /, "", r)
+		n = split(r, regs, " ")
+		delete want
+		last = 0
+		for (i = 1; i <= n; i++) {
+			if (!match(regs[i], /^-?[0-9]+-[0-9]+@/)) continue
+			a = substr(regs[i], 1, RLENGTH - 1)
+			b = a
+			sub(/^-?[0-9]+-/, "", b)
+			sub(/-[0-9]+$/, "", a)
+			if (a + 0 < 1) a = 1
+			for (l = a + 0; l <= b + 0; l++) want[l] = 1
+			if (b + 0 > last) last = b + 0
+		}
+		if (!last) next
+		incom = 0
+		l = 0
+		while (l < last && (getline s < (tree "/" f)) > 0) {
+			l++
+			# comments (also across lines), strings and characters out
+			t = ""
+			while (s != "") {
+				if (incom) {
+					if (!match(s, /\*\//)) { s = ""; break }
+					s = substr(s, RSTART + 2)
+					incom = 0
+				} else if (match(s, /\/\*|\/\/|"([^"\\]|\\.)*"|\047([^\047\\]|\\.)*\047/)) {
+					t = t substr(s, 1, RSTART - 1) " "
+					m = substr(s, RSTART, 2)
+					s = substr(s, RSTART + RLENGTH)
+					if (m == "//") s = ""
+					else if (m == "/*") { s = substr(m, 3) s; incom = 1 }
+				} else {
+					t = t s
+					s = ""
+				}
+			}
+			if (!(l in want)) continue
+			delete seen
+			while (match(t, /[A-Za-z_][A-Za-z0-9_]*/)) {
+				w = substr(t, RSTART, RLENGTH)
+				pre = substr(t, 1, RSTART - 1)
+				t = substr(t, RSTART + RLENGTH)
+				if (pre ~ /(\.|->)[ \t]*$/ || !(w in def) || (w in seen))
+					continue
+				seen[w] = 1
+				print "writes\t" f "\t" l "\t" w "\t-\tunparsed"
+			}
+		}
+		close(tree "/" f)
+	}' "$wd/dnames" "$wd/rows" >"$wd/unparsed" ||
+	die 70 "cannot read the unparsed regions of the files of $tree"
+cat "$wd/unparsed" >>"$wd/rows"
 for t in $tables; do
 	hdr "$t" >"$facts/.$t.tsv.tmp" || die 70 "cannot write $facts/.$t.tsv.tmp"
 done

@@ -98,6 +98,8 @@ arch/x86/kernel/k.c|3|xglob2|global|int|0|-|0
 arch/x86/kernel/k.c|2|headvar|static|int|0|-|0
 pe.c|1|pe_var|static|int|0|-|0
 pe.c|2|pe_hvar|static|int|0|-|0
+# case: a global named in an unparsed region of another file -> medium
+a.c|39|up_var|global|int|0|-|0
 to.c|1|to_var|static|int|0|-|0
 X
 tsv writes.tsv <<'X'
@@ -143,6 +145,8 @@ arch/x86/kernel/k.c|102|xglob2|k_init|assign
 kernel/g.c|100|xglob2|g_runtime|assign
 pe.c|100|pe_var|pe_init|assign
 pe.c|101|pe_hvar|pe_helper|assign
+a.c|150|up_var|foo_init|assign
+pe.c|7|up_var|-|unparsed
 to.c|100|to_var|to_init|assign
 # module_param's own mention of the variable is not a separate write
 a.c|4|p_rw|-|addr
@@ -282,6 +286,7 @@ expect arch/x86/kernel/k.c xglob2 rejected - "generic code write reaches an arch
 expect arch/x86/kernel/k.c headvar ro_after_init high "__head writer is init"
 expect pe.c pe_var ro_after_init medium "file with unparsed regions"
 expect pe.c pe_hvar ro_after_init medium "helper in a file with unparsed regions"
+expect a.c up_var ro_after_init medium "named in an unparsed region of another file"
 expect to.c to_var rejected - "file that timed out"
 
 # the reasons and evidence
