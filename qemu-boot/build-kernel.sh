@@ -218,8 +218,9 @@ count_objects() {
 # build less what is already there; 0 when unknown), and the ETA.
 progress() {
 	# sleep gets no descriptor of ours, so killing the loop lets a
-	# caller that reads our output see its end at once.
-	while sleep 30 </dev/null >/dev/null 2>&1; do
+	# caller that reads our output see its end at once.  The loop ends
+	# when this script ($$) is gone.
+	while sleep 30 </dev/null >/dev/null 2>&1 && kill -0 $$ 2>/dev/null; do
 		done_n=$(count_objects -newer "$out/.ro-campaign-start")
 		el=$(($(date +%s) - $1))
 		if [ "$2" -gt 0 ] && [ "$done_n" -gt 0 ] && [ "$done_n" -lt "$2" ]; then
@@ -248,7 +249,10 @@ else
 fi
 start=$(date +%s)
 touch "$out/.ro-campaign-start"
-progress "$start" "$todo" >/dev/null 9>&- &
+# exec, not a redirection of the call: dash keeps a saved copy of fd 9
+# open in the background job, and the loop of a killed build then held
+# the build lock for good.
+(exec >/dev/null 9>&-; progress "$start" "$todo") &
 progress_pid=$!
 rc=0
 kmake -j"$jobs" bzImage modules >"$out/build.log" 2>&1 || rc=$?
