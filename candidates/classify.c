@@ -491,9 +491,14 @@ static char *evidence(const struct judge *j, uint32_t d)
 	out[0] = '\0';
 	for (i = a; i < b; i++) {
 		size_t len;
+		int st;
 
-		/* by-value mentions and a parameter's own mention are no writes */
-		if (event_status(j, d, &j->ev[i], why, sizeof(why)) == EV_IGNORED)
+		/*
+		 * by-value mentions and a parameter's own mention are no
+		 * writes; a mention in an unparsed region is in the reason
+		 */
+		st = event_status(j, d, &j->ev[i], why, sizeof(why));
+		if (st == EV_IGNORED || st == EV_CAP)
 			continue;
 		if (shown == MAX_EVIDENCE) {
 			snprintf(one, sizeof(one), ";...(+%u more)", b - i);
@@ -663,13 +668,14 @@ static void judge_def(struct judge *j, uint32_t d)
 {
 	const struct def *df = &j->f->defs[d];
 	struct verdict *v = &j->v[d];
-	char why[512], first[1100], where[512];
+	char why[512], first[1100], where[512], cap[600];
 	uint32_t i, ninit = 0, nesc = 0, nbad = 0, ncap = 0;
 	const char *skip = skip_reason(j, df);
 	int partial;
 	uint32_t err = graph_file_error(j->g, df->file, &partial);
 
 	first[0] = '\0';
+	cap[0] = '\0';
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 		int st = event_status(j, d, &j->ev[i], why, sizeof(why));
 
@@ -677,8 +683,12 @@ static void judge_def(struct judge *j, uint32_t d)
 			ninit++;
 		else if (st == EV_ESCAPE)
 			nesc++;
-		else if (st == EV_CAP)
-			ncap++;
+		else if (st == EV_CAP && !ncap++) {
+			event_where(j, &j->ev[i], where, sizeof(where));
+			snprintf(cap, sizeof(cap),
+				 "; named in a region spatch did not parse (%s)",
+				 where);
+		}
 		if (st != EV_BAD || nbad++)
 			continue;
 		event_where(j, &j->ev[i], where, sizeof(where));
@@ -745,8 +755,7 @@ static void judge_def(struct judge *j, uint32_t d)
 		snprintf(why, sizeof(why),
 			 "%u init-only writes, %u escapes in init-only code%s%s",
 			 ninit, nesc, err != MAP_NONE ?
-			 "; its file has unparsed regions" : "", ncap ?
-			 "; named in regions spatch did not parse" : "");
+			 "; its file has unparsed regions" : "", cap);
 	} else {
 		v->klass = K_CONST;
 		snprintf(why, sizeof(why), "never written%s: make it const",

@@ -290,6 +290,9 @@ expect a.c up_var ro_after_init medium "named in an unparsed region of another f
 expect to.c to_var rejected - "file that timed out"
 
 # the reasons and evidence
+awk -F "\t" '$3 == "up_var" && $7 ~ /named in a region spatch did not parse \(pe\.c:7:-:unparsed\)/ && $8 !~ /unparsed/ { f = 1 } END { exit !f }' "$T/out.tsv" &&
+	ok "a mention in an unparsed region is named in the reason, not in the evidence" ||
+	not_ok "a mention in an unparsed region is named in the reason, not in the evidence" "$(grep up_var "$T/out.tsv")"
 grep -q '	bad_ro	.*written after init: a\.c:122:foo_runtime:assign' "$T/out.tsv" &&
 	ok "already row names the post-init writer" ||
 	not_ok "already row names the post-init writer" "$(grep bad_ro "$T/out.tsv")"
