@@ -8,7 +8,9 @@
 # Usage: farm.sh --runner parallel|slurm --dir DIR -- VALIDATE-OPTION...
 #
 #   --runner   parallel: run-parallel.sh (FARM_SSHLOGINFILE: the machines,
-#              else this one, FARM_PARALLEL jobs at once, default 1);
+#              with the checkout at FARM_REMOTE_TOOLS there, default
+#              ro-campaign under the login directory; else this one,
+#              FARM_PARALLEL jobs at once, default 1);
 #              slurm: submit-slurm.sh --wait (FARM_SBATCH_ARGS: more sbatch
 #              options, split on spaces)
 #   --dir      where the jobs go; validate's options name the candidates,
@@ -80,6 +82,7 @@ case $runner in
 parallel)
 	set -- -j "${FARM_PARALLEL:-1}"
 	[ -n "${FARM_SSHLOGINFILE:-}" ] && set -- "$@" --sshloginfile "$FARM_SSHLOGINFILE"
+	[ -n "${FARM_REMOTE_TOOLS:-}" ] && set -- "$@" --remote-tools "$FARM_REMOTE_TOOLS"
 	sh "$here/run-parallel.sh" "$@" "$dir"
 	rc=$? ;;
 slurm)
