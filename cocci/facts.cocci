@@ -58,6 +58,10 @@ ATTRS = {
 	"__tracepoint_string": "section=__tracepoint_str",
 }
 
+# attribute macros that cocci/macros.h defines empty and spatch then
+# prints in the type: not part of it
+TYPE_NOISE = ["__latent_entropy"]
+
 FSECT = {
 	"__init": "init",
 	"__meminit": "meminit",
@@ -966,7 +970,7 @@ if q.current_element in (name, "something_else"):
 	   and not skm:
 		done.add((f, q.line, q.column))
 		ty = clean(T)
-		for a in ATTRS:
+		for a in list(ATTRS) + TYPE_NOISE:
 			ty = re.sub(r"\b" + a + r"\b", "", ty)
 		ty = re.sub(r"__attribute__\s*\(\(.*?\)\)", "", ty)
 		ty = clean(ty)

@@ -103,7 +103,11 @@
 /* after a function pointer's declarator: void (*f)(int) __ro_after_init = g; */
 #define __ro_after_init
 #define __lsm_ro_after_init
-/* include/linux/compiler_types.h, include/linux/cleanup.h */
+/* before the storage class: noinstr static void f(void) (powerpc) */
+#define noinstr
+/* include/linux/compiler_types.h, include/linux/compiler_attributes.h, include/linux/cleanup.h */
+#define __latent_entropy
+#define __alias(symbol)
 #define __counted_by(member)
 #define __counted_by_le(member)
 #define __counted_by_be(member)

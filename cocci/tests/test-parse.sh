@@ -58,7 +58,14 @@ parses blocks.c "tcp_skb_tsorted_save, BKEY_PADDED"
 row writes 'blocks.c\t10\tblk_retrans\tblk_retransmit\tincdec' \
 	"a write inside tcp_skb_tsorted_save"
 
-parses attrs.c "__attribute__((aligned(8))), __ro_after_init after a function pointer, __counted_by, PNAME, GENRADIX, __free, IP_TUNNEL_DECLARE_FLAGS, drm_exec_until_all_locked, BUGLVL, ALTERNATIVE, USE_PM_CLK_RUNTIME_OPS"
+parses attrs.c "__attribute__((aligned(8))), __ro_after_init after a function pointer, __counted_by, PNAME, GENRADIX, __free, IP_TUNNEL_DECLARE_FLAGS, drm_exec_until_all_locked, BUGLVL, ALTERNATIVE, USE_PM_CLK_RUNTIME_OPS, noinstr static, __latent_entropy, __alias"
+row funcs 'attrs.c\t46\tat_nmi\tstatic\tsection=.noinstr.text' \
+	"noinstr before static: a function in .noinstr.text"
+row writes 'attrs.c\t48\tat_count\tat_nmi\tassign' "a write in a noinstr function"
+row defs 'attrs.c\t51\tat_pool\tstatic\tu32 [ 4 ]\t1\t-\t0' \
+	"a definition with __latent_entropy: not in its type"
+row writes 'attrs.c\t57\tat_count\tat_seeded\tassign' \
+	"a write after a local __initconst __latent_entropy array"
 row defs 'attrs.c\t4\tat_handler\tglobal\tvoid\t0\tro_after_init\t1' \
 	"a function pointer with __ro_after_init after its declarator is a definition"
 row defs 'attrs.c\t12\tat_parents\tstatic\tconst char * const []\t1\tconst,initconst\t1' \

@@ -42,3 +42,21 @@ static int __init at_init(void)
 	strscpy(at_buf, "x", sizeof(at_buf));
 	return 0;
 }
+
+noinstr static void at_nmi(void)
+{
+	at_count = 3;
+}
+
+static u32 at_pool[4] __latent_entropy;
+
+static int __init at_seeded(void)
+{
+	static const u8 seed[BLAKE2S_BLOCK_SIZE] __initconst __latent_entropy;
+
+	at_count = seed[0];
+	return 0;
+}
+
+extern int at_lookup(int a)
+	__weak __alias(at_lookup2);
