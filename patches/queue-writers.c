@@ -147,13 +147,29 @@ static void bullet(struct sb *s, const char *text, const char *indent)
 	free(rest);
 }
 
+/*
+ * A sysctl or debugfs entry is a file, not a parameter: without a write
+ * bit nothing writes the variable through it, at boot or later.
+ */
+static int form_is_file(const char *form, const char *perm)
+{
+	size_t k = perm - form;
+
+	return (k == 6 && !strncmp(form, "sysctl", 6)) ||
+	       (k == 7 && !strncmp(form, "debugfs", 7));
+}
+
 /* A writer at file scope: a parameter, assembly, or an initializer. */
 static void file_scope(struct sb *t, const struct ev_writer *w)
 {
 	const char *perm = strchr(w->form, '=');
 	size_t n = strlen(w->file);
 
-	if (perm)
+	if (perm && form_is_file(w->form, perm))
+		sb_addf(t, "%s:%ld: %.*s with permission %s: a read-only file, so nothing writes it through that file",
+			w->file, w->line, (int)(perm - w->form), w->form,
+			perm + 1);
+	else if (perm)
 		sb_addf(t, "%s:%ld: %.*s with permission %s: no write bit, so only set while parameters are parsed at boot",
 			w->file, w->line, (int)(perm - w->form), w->form,
 			perm + 1);
@@ -227,7 +243,10 @@ void file_scope_words(struct sb *s, const struct ev_writer *w)
 	const char *perm = strchr(w->form, '=');
 	size_t n = strlen(w->file);
 
-	if (perm)
+	if (perm && form_is_file(w->form, perm))
+		sb_addf(s, "exposed by %.*s with permission %s, a read-only file, so nothing writes it through that file",
+			(int)(perm - w->form), w->form, perm + 1);
+	else if (perm)
 		sb_addf(s, "named by %.*s with permission %s, which has no write bit, so it is set only while parameters are parsed",
 			(int)(perm - w->form), w->form, perm + 1);
 	else if (n > 2 && !strcmp(w->file + n - 2, ".S"))

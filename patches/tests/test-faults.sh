@@ -244,6 +244,22 @@ esac &&
 	ok "below the --- line: every writer with file:line, the finder's verdict, the validation" ||
 	not_ok "below the --- line: every writer with file:line, the finder's verdict, the validation" "$notes"
 
+# A read-only sysctl or debugfs file is not a boot parameter: the notes
+# must not say it is "set while parameters are parsed".
+cp "$T/good.j" "$T/rofile.j"
+{
+	echo "$chead"
+	crow x kernel/a.c "1 init-only writes, 0 escapes in init-only code" \
+		"kernel/a.c:5:set_x:assign;kernel/a.c:9:-:sysctl=0444;kernel/a.c:11:-:debugfs=0444;kernel/a.c:13:-:module_param=0444"
+} >"$T/rofile.c"
+plan rofile
+notes=$(cat "$T/rofile.q/.plan"/01-*/0001.notes 2>/dev/null | tr '\n' ' ' | tr -s ' ')
+case $notes in
+*"sysctl with permission 0444: a read-only file, so nothing writes it"*"debugfs with permission 0444: a read-only file, so nothing writes it"*"module_param with permission 0444: no write bit, so only set while parameters are parsed"*)
+	ok "below the --- line: a read-only sysctl or debugfs file is a file, a read-only module_param a parameter" ;;
+*)	not_ok "below the --- line: a read-only sysctl or debugfs file is a file, a read-only module_param a parameter" "exit $rc: $notes" ;;
+esac
+
 # ---- the base, from the tree (issue 17): never a fixed kernel version -------
 # otree NAME [KEY VALUE]...: a copy of the tiny tree with the origin file
 # make setup writes, holding the given rows.
