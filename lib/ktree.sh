@@ -19,3 +19,25 @@ ktree_version() {
 	_v=$(make -s -C "$1" kernelversion 2>/dev/null | tail -n 1)
 	echo "${_v:--}"
 }
+
+# ktree_series ROOT VERSION: the core series for kernel VERSION (6.12.118)
+# under ROOT, as setup-tree.sh applies it: ROOT itself when it holds a
+# series file, else ROOT/MAJOR.MINOR, else the newest ROOT/*/series by
+# version.  Prints the directory; returns 0, 2 when it is the newest and
+# not VERSION's own, 1 when ROOT holds no series.
+ktree_series() {
+	if [ -f "$1/series" ]; then
+		echo "$1"
+		return 0
+	fi
+	_mm=$(echo "$2" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+	if [ -n "$_mm" ] && [ -f "$1/$_mm/series" ]; then
+		echo "$1/$_mm"
+		return 0
+	fi
+	_newest=$(cd "$1" && for _d in */series; do
+		[ -f "$_d" ] && dirname "$_d"; done | sort -V | tail -n 1)
+	[ -n "$_newest" ] || return 1
+	echo "$1/$_newest"
+	return 2
+}

@@ -33,6 +33,7 @@ set -eu
 
 prog_name=setup-tree
 . "$(dirname "$0")/../lib/args.sh"
+. "$(dirname "$0")/../lib/ktree.sh"
 
 force=0
 src=
@@ -55,23 +56,15 @@ series_root=$3
 
 [ -d "$series_root" ] || die 65 "$series_root: no such directory (the core patch series)"
 
-# pick_series VERSION: set series_dir for a kernel version ("6.12.118"):
-# the directory of its major.minor, else the newest one there is.
+# pick_series VERSION: set series_dir for a kernel version ("6.12.118")
+# as lib/ktree.sh's ktree_series picks it.
 pick_series() {
-	if [ -f "$series_root/series" ]; then
-		series_dir=$series_root
-		return
-	fi
-	_mm=$(echo "$1" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
-	if [ -n "$_mm" ] && [ -f "$series_root/$_mm/series" ]; then
-		series_dir=$series_root/$_mm
-		return
-	fi
-	_newest=$(cd "$series_root" && for d in */series; do
-		[ -f "$d" ] && dirname "$d"; done | sort -V | tail -n 1)
-	[ -n "$_newest" ] || die 65 "$series_root: no VERSION/series in it"
-	echo "setup-tree: no core series for Linux ${1:-of unknown version}; trying the newest, $_newest"
-	series_dir=$series_root/$_newest
+	_rc=0
+	series_dir=$(ktree_series "$series_root" "$1") || _rc=$?
+	case $_rc in
+	1) die 65 "$series_root: no VERSION/series in it" ;;
+	2) echo "setup-tree: no core series for Linux ${1:-of unknown version}; trying the newest, $(basename "$series_dir")" ;;
+	esac
 }
 
 # core_hash_of: the hash of the chosen series decides whether a prepared

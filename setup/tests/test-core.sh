@@ -60,6 +60,7 @@ TREE=${TREE:-$WORK/linux}
 shared=${CACHE:-$WORK}
 boot=$root/qemu-boot/boot
 . "$root/qemu-boot/tests/tap.sh"
+. "$root/lib/ktree.sh"
 
 bail() {
 	echo "Bail out! $*"
@@ -74,18 +75,15 @@ git -C "$TREE" rev-parse --git-dir >/dev/null 2>&1 || bail "$TREE: not a prepare
 git -C "$TREE" rev-parse -q --verify pristine >/dev/null || bail "$TREE: no tag pristine"
 git -C "$TREE" rev-parse -q --verify core >/dev/null || bail "$TREE: no tag core"
 
-# The series setup-tree.sh picks: setup/core/MAJOR.MINOR, else the newest.
+# The series setup-tree.sh picks (lib/ktree.sh): setup/core/MAJOR.MINOR,
+# else the newest.
 version=$(make -s -C "$TREE" kernelversion 2>/dev/null | tail -n 1)
-mm=$(echo "$version" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
-if [ -n "$mm" ] && [ -f "$here/core/$mm/series" ]; then
-	series_dir=$here/core/$mm
-else
-	newest=$(cd "$here/core" && for d in */series; do
-		[ -f "$d" ] && dirname "$d"; done | sort -V | tail -n 1)
-	[ -n "$newest" ] || bail "$here/core: no VERSION/series in it"
-	series_dir=$here/core/$newest
-	echo "# no core series for Linux ${version:-?}: the newest, $newest"
-fi
+pick_rc=0
+series_dir=$(ktree_series "$here/core" "$version") || pick_rc=$?
+case $pick_rc in
+1) bail "$here/core: no VERSION/series in it" ;;
+2) echo "# no core series for Linux ${version:-?}: the newest, $(basename "$series_dir")" ;;
+esac
 echo "# Linux $version, series ${series_dir#"$root"/}"
 # The kernel is built from TREE as it is checked out; say so when that is
 # not tag core (another step may have left its own commits on top).
