@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctok: a C tokenizer for text scans that need no parser.  See ctok.h.
+ */
+#include <string.h>
+
+#include "base.h"
+#include "ctok.h"
+
+static const char *const puncts[] = {
+	/* longest first, so that ">>=" wins over ">>" and ">" */
+	"<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==",
+	"!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+	"##",
+};
+
+static void push(struct toks *t, enum tok_kind kind, const char *s,
+		 size_t len, unsigned int line)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 4096;
+		t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
+	}
+	t->v[t->n].kind = kind;
+	t->v[t->n].s = s;
+	t->v[t->n].len = len;
+	t->v[t->n].line = line;
+	t->n++;
+}
+
+/*
+ * Split BUF into tokens; comments, strings and char literals vanish.
+ * Every token knows its line; "\\\n" and newlines in comments count.
+ */
+void tokenize(const char *buf, size_t len, struct toks *t)
+{
+	size_t i = 0, k;
+	unsigned int line = 1;
+
+	t->n = 0;
+	while (i < len) {
+		char c = buf[i];
+
+		if (c == '\n') {
+			line++;
+			i++;
+		} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' ||
+			   c == '\v' || c == '\\') {
+			i++;
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
+			for (i += 2; i + 1 < len; i++) {
+				if (buf[i] == '*' && buf[i + 1] == '/')
+					break;
+				if (buf[i] == '\n')
+					line++;
+			}
+			i += 2;
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '/') {
+			while (i < len && buf[i] != '\n')
+				i++;
+		} else if (c == '"' || c == '\'') {
+			for (i++; i < len && buf[i] != c && buf[i] != '\n'; i++) {
+				if (buf[i] == '\\')
+					i++;
+			}
+			i++;
+			push(t, T_OTHER, buf, 0, line);
+		} else if (is_ident_start(c)) {
+			k = i;
+			while (i < len && is_ident_char(buf[i]))
+				i++;
+			push(t, T_IDENT, buf + k, i - k, line);
+		} else if (c >= '0' && c <= '9') {
+			while (i < len && (is_ident_char(buf[i]) || buf[i] == '.'))
+				i++;
+			push(t, T_OTHER, buf, 0, line);
+		} else {
+			size_t n = 1, p;
+
+			for (p = 0; p < ARRAY_SIZE(puncts); p++) {
+				size_t pl = strlen(puncts[p]);
+
+				if (i + pl <= len && !memcmp(buf + i, puncts[p], pl)) {
+					n = pl;
+					break;
+				}
+			}
+			push(t, T_PUNCT, buf + i, n, line);
+			i += n;
+		}
+	}
+}
+
+int tok_is(const struct toks *t, size_t i, const char *s)
+{
+	return i < t->n && t->v[i].kind != T_OTHER &&
+	       t->v[i].len == strlen(s) && !memcmp(t->v[i].s, s, t->v[i].len);
+}
+
+int tok_in(const struct toks *t, size_t i, const char *const *set, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (tok_is(t, i, set[k]))
+			return 1;
+	}
+	return 0;
+}
