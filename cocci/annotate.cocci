@@ -6,11 +6,15 @@
 /// parameter list, and in place of an existing __read_mostly, which would
 /// put the variable in a second section. A static key defined by
 /// DEFINE_STATIC_KEY_TRUE/FALSE/MAYBE(...) takes the macro's _RO form.
+/// A key whose "annotation" column says initdata or initconst gets
+/// __initdata or __initconst in the same place instead: a variable that
+/// only init code reads and writes, freed with the init sections.
 //
 // Confidence: High
 // Copyright: (C) 2024 ro-campaign authors.
 // Options: --no-includes -D patch -D keys=LIST.tsv
-// Comments: The list is TSV with the header "file line name"; line is the
+// Comments: The list is TSV with the header "file line name", and an
+//  optional column "annotation" (ro_after_init, initdata, initconst); line is the
 //  line of the variable's name, as in defs.tsv. Only declarations whose
 //  position and name are in the list change, so the diff touches nothing
 //  else. Keys that match nothing are reported on stderr at the end.
@@ -23,21 +27,28 @@ virtual patch
 @initialize:python@
 listfile << virtual.keys;
 @@
-want = set()
+# key -> the annotation to add: ro_after_init (the default, and for a
+# list without an "annotation" column), initdata or initconst
+want = {}
 with open(listfile) as fh:
+	col = -1
 	for n, row in enumerate(fh):
 		cols = row.rstrip("\n").split("\t")
-		if n == 0 or len(cols) < 3:
+		if n == 0:
+			col = cols.index("annotation") if "annotation" in cols else -1
 			continue
-		want.add((cols[0], int(cols[1]), cols[2]))
+		if len(cols) < 3:
+			continue
+		ann = cols[col] if 0 <= col < len(cols) else "ro_after_init"
+		want[(cols[0], int(cols[1]), cols[2])] = ann
 done = set()
 
 def key(p, x):
 	return (p[0].file, int(p[0].line), str(x).split()[0])
 
-def wanted(p, x, skipdone):
+def wanted(p, x, skipdone, ann="ro_after_init"):
 	k = key(p, x)
-	return k in want and not (skipdone and k in done)
+	return want.get(k) == ann and not (skipdone and k in done)
 
 // A static key defined by DEFINE_STATIC_KEY_TRUE/FALSE/MAYBE(...) takes
 // the _RO form of its macro, which adds __ro_after_init
@@ -162,8 +173,88 @@ x << rc.x;
 @@
 done.add(key(p, x))
 
+// __initdata: after the declarator like __ro_after_init (include/linux/init.h:
+// "static int init_variable __initdata = 0;")
+@r_initdata depends on patch@
+attribute name __initdata;
+identifier x;
+type T;
+position p : script:python(x) { wanted(p, x, True, "initdata") };
+@@
+(
+T x@p[...]
++ __initdata
+  ;
+|
+T x@p[...]
++ __initdata
+  = ...;
+|
+T (*x@p)(...)
++ __initdata
+  ;
+|
+T (*x@p)(...)
++ __initdata
+  = ...;
+|
+T x@p
++ __initdata
+  ;
+|
+T x@p
++ __initdata
+  = ...;
+)
+
+@script:python depends on patch@
+p << r_initdata.p;
+x << r_initdata.x;
+@@
+done.add(key(p, x))
+
+// __initconst: after the declarator like __ro_after_init (include/linux/init.h:
+// "static int init_variable __initdata = 0;")
+@r_initconst depends on patch@
+attribute name __initconst;
+identifier x;
+type T;
+position p : script:python(x) { wanted(p, x, True, "initconst") };
+@@
+(
+T x@p[...]
++ __initconst
+  ;
+|
+T x@p[...]
++ __initconst
+  = ...;
+|
+T (*x@p)(...)
++ __initconst
+  ;
+|
+T (*x@p)(...)
++ __initconst
+  = ...;
+|
+T x@p
++ __initconst
+  ;
+|
+T x@p
++ __initconst
+  = ...;
+)
+
+@script:python depends on patch@
+p << r_initconst.p;
+x << r_initconst.x;
+@@
+done.add(key(p, x))
+
 @finalize:python depends on patch@
 @@
 import sys
-for k in sorted(want - done):
+for k in sorted(set(want) - done):
 	sys.stderr.write("annotate: not found: %s:%d %s\n" % k)

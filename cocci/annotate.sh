@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# annotate.sh - unified diff adding __ro_after_init to listed variables.
+# annotate.sh - unified diff adding __ro_after_init (or __initdata,
+# __initconst) to listed variables.
 
 set -u
 
@@ -13,7 +14,10 @@ adds __ro_after_init to the file-scope variables in LIST, replacing
 __read_mostly where present; a static key defined by
 DEFINE_STATIC_KEY_TRUE/FALSE/MAYBE(...) takes the _RO form of its macro
 (DEFINE_STATIC_KEY_FALSE_RO(k)). LIST is TSV with the header "file line name"
-(file relative to TREE, line of the variable's name). TREE is not changed.
+(file relative to TREE, line of the variable's name). An optional column
+"annotation" says what to add: ro_after_init (the default), initdata or
+initconst (for a variable that only init code reads and writes; a const
+one takes __initconst). TREE is not changed.
 Every file of LIST must be a file of TREE given as a relative path
 without "." or ".." components; anything else is refused (65) before any
 file is copied.
@@ -37,10 +41,14 @@ head -n 1 "$list" | grep -q '^file	line	name' ||
 	die 65 "$list:1: the header must be 'file<TAB>line<TAB>name'"
 # a row: a path inside TREE (relative, no "." or ".." component, no
 # empty one, no control character), a line number, a C identifier
-awk -F '\t' 'NR > 1 {
+awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "annotation") acol = i; next }
+NR > 1 {
 	p = "/" $1 "/"
 	if (NF < 3 || $2 !~ /^[1-9][0-9]*$/ || $3 !~ /^[A-Za-z_][A-Za-z0-9_]*$/) {
 		printf "annotate: error: %s:%d: bad row (want file, line, name)\n", FILENAME, NR > "/dev/stderr"
+		bad = 1
+	} else if (acol && $acol !~ /^(ro_after_init|initdata|initconst)$/) {
+		printf "annotate: error: %s:%d: annotation \"%s\" is not ro_after_init, initdata or initconst\n", FILENAME, NR, $acol > "/dev/stderr"
 		bad = 1
 	} else if ($1 == "" || $1 ~ /^\// || p ~ /\/\.\.?\// || p ~ /\/\// ||
 		   $1 ~ /[[:cntrl:]]/) {
@@ -116,12 +124,19 @@ while IFS= read -r f; do
 		o = ""
 		if ((getline o < orig) > 0 && o != $0) {
 			sub(/__ro_after_init = (0|false|NULL);/, "__ro_after_init;")
-			i = index($0, "__ro_after_init = ")
+			sub(/__initdata = (0|false|NULL);/, "__initdata;")
+			sub(/__initconst = (0|false|NULL);/, "__initconst;")
+			for (k = 1; k <= 3; k++) {
+				a = k == 1 ? "__ro_after_init" : k == 2 ? "__initdata" : "__initconst"
+				i = index($0, a " = ")
+				if (i > 0)
+					break
+			}
 			if (cols($0) > 100 && i > 0 && cols(o) <= 100) {
-				head = substr($0, 1, i - 1 + length("__ro_after_init ="))
+				head = substr($0, 1, i - 1 + length(a " ="))
 				if (cols(head) <= 100) {
 					print head
-					$0 = "\t" substr($0, i + length("__ro_after_init = "))
+					$0 = "\t" substr($0, i + length(a " = "))
 				}
 			}
 		}

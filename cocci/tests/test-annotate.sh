@@ -122,6 +122,54 @@ sh "$cocci/annotate.sh" "$tmp/k" "$tmp/ka.keys" >"$tmp/ka.diff" 2>"$tmp/ka.err"
 	ok "a static key array (no _RO form) is not annotated: not found, exit 1" ||
 	not_ok "a static key array is not annotated" "$(cat "$tmp/ka.diff" "$tmp/ka.err")"
 
+# The "annotation" column: __initdata and __initconst go where
+# __ro_after_init would, "= 0" is dropped the same way, a row without the
+# column's value in the set is refused (65) before anything runs, and the
+# variables land in .init.data and .init.rodata.
+mkdir -p "$tmp/i"
+{
+	printf '#include <linux/init.h>\n'
+	printf 'static int ia_opt = 3;\n'
+	printf 'static _Bool ia_flag = 0;\n'
+	printf 'static const char *const ia_names[] = { "a", "b" };\n'
+	printf 'static int ia_tbl[4];\n'
+	printf 'static int ia_ro = 5;\n'
+	printf 'static int ia_untouched = 1;\n'
+	printf 'int ia_use(void)\n{\n\treturn ia_opt + ia_flag + ia_names[0][0] + ia_tbl[1] + ia_ro + ia_untouched;\n}\n'
+} >"$tmp/i/init.c"
+printf 'file\tline\tname\tannotation\n' >"$tmp/i.keys"
+printf 'init.c\t%s\t%s\t%s\n' 2 ia_opt initdata 3 ia_flag initdata 4 ia_names initconst \
+	5 ia_tbl initdata 6 ia_ro ro_after_init >>"$tmp/i.keys"
+sh "$cocci/annotate.sh" "$tmp/i" "$tmp/i.keys" >"$tmp/i.diff" 2>"$tmp/i.err" &&
+	(cd "$tmp/i" && patch -s -p1 <"$tmp/i.diff")
+for want in 'static int ia_opt __initdata = 3;' 'static _Bool ia_flag __initdata;' \
+	'static const char *const ia_names[] __initconst = { "a", "b" };' \
+	'static int ia_tbl[4] __initdata;' 'static int ia_ro __ro_after_init = 5;' \
+	'static int ia_untouched = 1;'; do
+	grep -qxF "$want" "$tmp/i/init.c" || echo "$want"
+done >"$tmp/i.miss"
+[ ! -s "$tmp/i.miss" ] &&
+	ok "annotation column: __initdata, __initconst and __ro_after_init where the row says" ||
+	not_ok "annotation column: __initdata, __initconst, __ro_after_init" \
+		"missing: $(tr '\n' '|' <"$tmp/i.miss") $(cat "$tmp/i.err")"
+sed '/^#include/d' "$tmp/i/init.c" >"$tmp/i/init-nohdr.c"
+if gcc -c -Wall -Werror -include "$fx/kernel-macros.h" -o "$tmp/i.o" \
+	"$tmp/i/init-nohdr.c" 2>"$tmp/i.cc"; then
+	objdump -t "$tmp/i.o" | awk '$NF ~ /^ia_/ { print $NF, $(NF - 2) }' | sort >"$tmp/i.sect"
+	printf '%s\n' 'ia_flag .init.data' 'ia_names .init.rodata' 'ia_opt .init.data' \
+		'ia_ro .data..ro_after_init' 'ia_tbl .init.data' >"$tmp/i.want"
+	grep -v '^ia_untouched \|^ia_use ' "$tmp/i.sect" | cmp -s - "$tmp/i.want" &&
+		ok "annotation column: the variables sit in .init.data, .init.rodata, .data..ro_after_init" ||
+		not_ok "annotation column: sections" "$(tr '\n' '|' <"$tmp/i.sect")"
+else
+	not_ok "annotation column: annotated file compiles" "$(head -n 2 "$tmp/i.cc" | tr '\n' ' ')"
+fi
+printf 'file\tline\tname\tannotation\ninit.c\t2\tia_opt\tinitdata\ninit.c\t7\tia_untouched\t__initdata\n' >"$tmp/ib.keys"
+sh "$cocci/annotate.sh" "$tmp/i" "$tmp/ib.keys" >"$tmp/ib.diff" 2>"$tmp/ib.err"
+[ $? -eq 65 ] && [ ! -s "$tmp/ib.diff" ] && grep -q "ib.keys:3: annotation" "$tmp/ib.err" &&
+	ok "an unknown annotation is refused, LIST:LINE named, exit 65" ||
+	not_ok "an unknown annotation is refused" "$(cat "$tmp/ib.err")"
+
 printf 'file\tline\tname\nannotate_cases.c\t99\tnope\n' >"$tmp/bad.keys"
 sh "$cocci/annotate.sh" "$tmp/t" "$tmp/bad.keys" >/dev/null 2>"$tmp/e"
 [ $? -eq 1 ] && grep -q 'not found: annotate_cases.c:99 nope' "$tmp/e" &&
