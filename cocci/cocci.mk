@@ -6,6 +6,12 @@ PROGRAMS += cocci/mentions
 cocci/mentions: cocci/mentions.c $(LIB)
 	$(CC) $(CFLAGS) -o $@ cocci/mentions.c $(LIB)
 
+# the type trap's table: which types embed, by value, what a keeper
+# writes after init (cocci/layouts.c)
+PROGRAMS += cocci/layouts
+cocci/layouts: cocci/layouts.c $(LIB)
+	$(CC) $(CFLAGS) -o $@ cocci/layouts.c $(LIB)
+
 # make facts SCOPE="kernel mm" FACTS=$(WORK)/facts: run cocci/facts.cocci
 # (prefiltered, cached per file, -j JOBS) and write FACTS/*.tsv.
 SCOPE ?=
