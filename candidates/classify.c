@@ -114,6 +114,8 @@ static void attach(struct judge *j)
 			} else {
 				file = f->writes[i].file;
 				var = f->writes[i].var;
+				if (f->writes[i].form == F_TYPE_FIELD)
+					continue;
 			}
 			for (d = def_first(&m, file, var); d != MAP_NONE;
 			     d = m.next[d]) {
@@ -273,19 +275,20 @@ static const struct trap traps[] = {
 	  "include/linux/kobject.h" },
 };
 
-/* The trap entry of a definition's type (pointers never), or NULL. */
-static const struct trap *type_trap(const struct judge *j,
-				    const struct def *df)
+/*
+ * The base type of a definition into BASE: qualifiers and the array part
+ * dropped ("const struct x [ 4 ]" is "struct x"); 0 for a pointer.
+ */
+static int base_type(const struct judge *j, const struct def *df,
+		     char *base, size_t len)
 {
-	const char *type = strtab_str(&j->f->strs, df->type);
-	char base[256], *b;
-	const char *t = type;
-	size_t i, n = 0;
+	const char *t = strtab_str(&j->f->strs, df->type);
+	char *b;
+	size_t n = 0;
 
-	if (strchr(type, '*'))
-		return NULL;
-	/* drop qualifiers and the array part: "const struct x [ 4 ]" */
-	while (*t && n + 1 < sizeof(base)) {
+	if (strchr(t, '*'))
+		return 0;
+	while (*t && n + 1 < len) {
 		if (!strncmp(t, "const ", 6) || !strncmp(t, "volatile ", 9)) {
 			t = strchr(t, ' ') + 1;
 			continue;
@@ -297,6 +300,18 @@ static const struct trap *type_trap(const struct judge *j,
 	base[n] = '\0';
 	for (b = base + n; b > base && b[-1] == ' ';)
 		*--b = '\0';
+	return 1;
+}
+
+/* The trap entry of a definition's type (pointers never), or NULL. */
+static const struct trap *type_trap(const struct judge *j,
+				    const struct def *df)
+{
+	char base[256];
+	size_t i;
+
+	if (!base_type(j, df, base, sizeof(base)))
+		return NULL;
 	for (i = 0; i < ARRAY_SIZE(traps); i++) {
 		if (!strcmp(base, traps[i].type))
 			return &traps[i];
@@ -323,12 +338,45 @@ static int trap_status(const struct judge *j, uint32_t d,
 	return EV_BAD;
 }
 
+/*
+ * &x passed to a function of registrations.tsv that keeps it for the
+ * kernel to write after init: EV_BAD; any other call: EV_IGNORED (the
+ * escape is its addr or array-arg row).
+ */
+static int arg_status(const struct judge *j, const struct param *p,
+		      char *buf, size_t len)
+{
+	const struct facts *f = j->f;
+	uint32_t r;
+
+	for (r = 0; r < f->nregs; r++) {
+		const struct reg *g = &f->regs[r];
+
+		if (g->kind != R_ARG || g->callee != p->handler ||
+		    g->arg != p->perm)
+			continue;
+		snprintf(buf, len,
+			 "passed to %s (argument %s), which keeps it: %s (registrations.tsv: %s)",
+			 strtab_str(&f->strs, p->handler),
+			 strtab_str(&f->strs, p->perm),
+			 strtab_str(&f->strs, g->writes),
+			 strtab_str(&f->strs, g->cite));
+		return EV_BAD;
+	}
+	snprintf(buf, len, "passed to %s", strtab_str(&f->strs, p->handler));
+	return EV_IGNORED;
+}
+
 static int param_status(const struct judge *j, const struct param *p,
 			char *buf, size_t len)
 {
 	const char *perm = strtab_str(&j->f->strs, p->perm);
-	long bits = perm_parse(perm);
+	long bits;
 	const char *kind = pkind_names[p->kind];
+
+	if (p->kind == P_ARG)
+		return arg_status(j, p, buf, len);
+	bits = perm_parse(perm);
 
 	if (p->kind == P_DEBUGFS) {
 		/* debugfs_create_*(name, mode, parent, &x, ...): cocci/FACTS.md */
@@ -386,8 +434,8 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-int event_status(const struct judge *j, uint32_t d, const struct event *e,
-		 char *buf, size_t len)
+static int status_of(const struct judge *j, uint32_t d,
+		     const struct event *e, char *buf, size_t len)
 {
 	const struct strtab *s = &j->f->strs;
 	const struct write *w;
@@ -479,6 +527,132 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 		return EV_ESCAPE;
 	}
 	return EV_INIT;
+}
+
+/*
+ * The escape W stores the address in a field of registrations.tsv kind
+ * store (input_dev->keycode = keymap): a type-field row at its line names
+ * that field.
+ */
+static int store_status(const struct judge *j, const struct write *w,
+			char *buf, size_t len)
+{
+	const struct facts *f = j->f;
+	uint32_t i = map_get(&j->tf_at, map_key(w->file, w->line)), r;
+	char key[512];
+	size_t n;
+
+	for (; i != MAP_NONE; i = j->tf_next[i]) {
+		const struct write *t = &f->writes[i];
+
+		if (t->func != w->func)
+			continue;
+		snprintf(key, sizeof(key), "%s->%s", strtab_str(&f->strs, t->var),
+			 strtab_str(&f->strs, t->field));
+		for (r = 0; r < f->nregs; r++) {
+			const struct reg *g = &f->regs[r];
+
+			if (g->kind != R_STORE ||
+			    strcmp(strtab_str(&f->strs, g->callee), key))
+				continue;
+			n = strlen(buf);
+			snprintf(buf + n, len - n,
+				 "; stored in %s: %s (registrations.tsv: %s)",
+				 key, strtab_str(&f->strs, g->writes),
+				 strtab_str(&f->strs, g->cite));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * An escape of an object of type T, even in init-only code, is a write
+ * when code that is not init-only writes a field of some T through a
+ * pointer (a sysfs store, an ioctl handler, a notifier): whoever keeps
+ * the address may hand it there.
+ */
+int event_status(const struct judge *j, uint32_t d, const struct event *e,
+		 char *buf, size_t len)
+{
+	const struct strtab *s = &j->f->strs;
+	int st = status_of(j, d, e, buf, len);
+	const struct write *w, *tw;
+	size_t n;
+
+	if (st != EV_ESCAPE || e->is_param)
+		return st;
+	w = &j->f->writes[e->idx];
+	if (form_is_direct(w->form))
+		return st;
+	if (store_status(j, w, buf, len))
+		return EV_BAD;
+	if (j->tf_write[d] == MAP_NONE)
+		return st;
+	tw = &j->f->writes[j->tf_write[d]];
+	n = strlen(buf);
+	snprintf(buf + n, len - n,
+		 "; %s's field %s is written after init by %s (%s:%u)",
+		 strtab_str(s, tw->var), strtab_str(s, tw->field),
+		 strtab_str(s, tw->func), strtab_str(s, tw->file), tw->line);
+	return EV_BAD;
+}
+
+static int tf_before(const struct facts *f, uint32_t a, uint32_t b)
+{
+	const struct write *wa = &f->writes[a], *wb = &f->writes[b];
+	int c;
+
+	if (wa->file != wb->file) {
+		c = strcmp(strtab_str(&f->strs, wa->file),
+			   strtab_str(&f->strs, wb->file));
+		if (c)
+			return c < 0;
+	}
+	return wa->line < wb->line;
+}
+
+/*
+ * For each def of a struct (or array of struct) type, the first
+ * type-field write of its type by a function that is not init-only.
+ */
+static void type_field_writes(struct judge *j)
+{
+	const struct facts *f = j->f;
+	struct map first;	/* type -> first non-init type-field write */
+	uint32_t i, d, cur, n;
+	char base[256];
+
+	map_init(&first);
+	map_init(&j->tf_at);
+	j->tf_next = xmalloc((f->nwrites + 1) * sizeof(*j->tf_next));
+	for (i = 0; i < f->nwrites; i++) {
+		const struct write *w = &f->writes[i];
+		uint64_t at = map_key(w->file, w->line);
+
+		if (w->form != F_TYPE_FIELD)
+			continue;
+		j->tf_next[i] = map_get(&j->tf_at, at);
+		map_put(&j->tf_at, at, i);
+		n = graph_node(j->g, w->file, w->func);
+		if (n != MAP_NONE && j->g->nodes[n].init_only)
+			continue;
+		cur = map_get(&first, w->var);
+		if (cur == MAP_NONE || tf_before(f, i, cur))
+			map_put(&first, w->var, i);
+	}
+	j->tf_write = xmalloc((f->ndefs + 1) * sizeof(*j->tf_write));
+	for (d = 0; d < f->ndefs; d++) {
+		uint32_t t;
+
+		j->tf_write[d] = MAP_NONE;
+		if (!base_type(j, &f->defs[d], base, sizeof(base)))
+			continue;
+		t = strtab_find(&f->strs, base);
+		if (t != STR_NONE)
+			j->tf_write[d] = map_get(&first, t);
+	}
+	map_free(&first);
 }
 
 static char *evidence(const struct judge *j, uint32_t d)
@@ -612,6 +786,13 @@ static int init_data(const struct judge *j, uint32_t d, int incomplete)
 		if (e->is_param) {
 			const struct param *p = &f->params[e->idx];
 
+			if (p->kind == P_ARG) {
+				/* a plain call: its addr row decides */
+				if (event_status(j, d, e, why, sizeof(why)) ==
+				    EV_BAD)
+					return 0;
+				continue;
+			}
 			if ((p->kind != P_MODULE_PARAM &&
 			     p->kind != P_CORE_PARAM) ||
 			    perm_parse(strtab_str(&f->strs, p->perm)) != 0)
@@ -813,6 +994,7 @@ void judge_all(struct judge *j, const struct facts *f, const struct graph *g)
 	j->f = f;
 	j->g = g;
 	attach(j);
+	type_field_writes(j);
 	j->v = xcalloc(f->ndefs, sizeof(*j->v));
 	for (d = 0; d < f->ndefs; d++)
 		judge_def(j, d);

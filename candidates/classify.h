@@ -39,6 +39,13 @@ struct judge {
 	uint32_t *ev_start;	/* CSR: events of def d */
 	struct event *ev;
 	struct verdict *v;	/* one per def */
+	/*
+	 * per def: the first type-field write (writes index) of a field of
+	 * its type by code that is not init-only, or MAP_NONE
+	 */
+	uint32_t *tf_write;
+	struct map tf_at;	/* (file, line) -> a type-field write there */
+	uint32_t *tf_next;	/* the next type-field write on that line */
 	uint32_t count[K_NCLASSES], high, medium;
 };
 

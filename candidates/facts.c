@@ -19,11 +19,12 @@ const char *const form_names[F_NFORMS] = {
 	"assign", "compound", "incdec", "field", "element",
 	"addr", "array-arg", "memcpy", "asm", "initdata-addr",
 	"pointee", "pointee-addr",
-	"read", "unparsed",
+	"read", "unparsed", "type-field",
 };
 
 const char *const pkind_names[] = {
 	"module_param", "core_param", "sysctl", "setup", "early_param", "debugfs",
+	"arg",
 };
 
 static const char *const attr_names[] = {
@@ -173,8 +174,26 @@ static int load_writes(struct facts *f, struct tsv *t)
 		    enum_of(t, c_form, form_names, F_NFORMS, &w.form))
 			return -1;
 		w.file = str(f, t, c_file);
-		w.var = str(f, t, c_var);
 		w.func = str(f, t, c_func);
+		w.field = STR_NONE;
+		if (w.form == F_TYPE_FIELD) {
+			/* "struct foo->bar": the type and the field */
+			char *v = t->field[c_var], *arrow = strstr(v, "->");
+
+			while (arrow && strstr(arrow + 2, "->"))
+				arrow = strstr(arrow + 2, "->");
+			if (!arrow || arrow == v || !arrow[2] ||
+			    w.func == STR_NONE) {
+				tsv_error(t, "form type-field wants var TYPE->FIELD and a function, not '%s'",
+					  v);
+				return -1;
+			}
+			*arrow = '\0';
+			w.var = strtab_intern(&f->strs, v);
+			w.field = strtab_intern(&f->strs, arrow + 2);
+		} else {
+			w.var = str(f, t, c_var);
+		}
 		GROW(f->writes, f->nwrites, cap);
 		f->writes[f->nwrites++] = w;
 	}
@@ -390,5 +409,61 @@ int facts_load(struct facts *f, const char *dir)
 		if (rc < 0)
 			return err && err != ENOENT ? RC_HOST : RC_DATA;
 	}
+	return 0;
+}
+
+int regs_load(struct facts *f, const char *path)
+{
+	static const char *const cols[] = {
+		"kind", "callee", "arg", "writes", "citation",
+	};
+	static const char *const kinds[] = { "arg", "store" };
+	struct tsv t;
+	uint32_t cap = 0;
+	int rc, err, c_kind, c_callee, c_arg, c_writes, c_cite;
+
+	rc = tsv_open(&t, path, 0);
+	if (!rc)
+		rc = tsv_expect(&t, cols, ARRAY_SIZE(cols));
+	if (!rc) {
+		c_kind = col(&t, "kind");
+		c_callee = col(&t, "callee");
+		c_arg = col(&t, "arg");
+		c_writes = col(&t, "writes");
+		c_cite = col(&t, "citation");
+		while ((rc = tsv_next(&t)) > 0) {
+			struct reg r;
+			long a;
+
+			if (enum_of(&t, c_kind, kinds, 2, &r.kind) ||
+			    need(&t, c_callee) || need(&t, c_writes) ||
+			    need(&t, c_cite)) {
+				rc = -1;
+				break;
+			}
+			if (r.kind == R_ARG &&
+			    tsv_long(&t, c_arg, 0, 63, &a)) {
+				rc = -1;
+				break;
+			}
+			if (r.kind == R_STORE &&
+			    !strstr(t.field[c_callee], "->")) {
+				tsv_error(&t, "a store row names TYPE->FIELD, not '%s'",
+					  t.field[c_callee]);
+				rc = -1;
+				break;
+			}
+			r.callee = str(f, &t, c_callee);
+			r.arg = str(f, &t, c_arg);
+			r.writes = str(f, &t, c_writes);
+			r.cite = str(f, &t, c_cite);
+			GROW(f->regs, f->nregs, cap);
+			f->regs[f->nregs++] = r;
+		}
+	}
+	err = t.sys_errno;
+	tsv_close(&t);
+	if (rc < 0)
+		return err && err != ENOENT ? RC_HOST : RC_DATA;
 	return 0;
 }

@@ -30,11 +30,28 @@ enum form {
 	F_POINTEE, F_POINTEE_ADDR,
 	F_READ,		/* a mention of a static variable: no write */
 	F_UNPARSED,	/* a mention in an unparsed region: facts may be missing */
+	F_TYPE_FIELD,	/* field of a type written through a pointer: var the type */
 	F_NFORMS
 };
 
 enum pkind {
-	P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY, P_DEBUGFS
+	P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY, P_DEBUGFS,
+	P_ARG,		/* &x or array x passed: perm the argument, handler the callee */
+};
+
+/*
+ * candidates/registrations.tsv: a function that keeps an argument which
+ * the kernel writes after init (kind arg), or a field of a type whose
+ * pointee the kernel writes after init (kind store: an object stored in
+ * it, TYPE->FIELD = &x, is written).
+ */
+enum rkind { R_ARG, R_STORE };
+
+struct reg {
+	uint32_t callee;	/* the function, or TYPE->FIELD */
+	uint32_t arg;		/* argument, 0-based, as a string id; R_ARG */
+	uint32_t writes, cite;
+	uint8_t kind;
 };
 
 struct def {
@@ -46,6 +63,7 @@ struct def {
 
 struct write {
 	uint32_t file, line, var, func;
+	uint32_t field;		/* F_TYPE_FIELD: the field (var: the type) */
 	uint8_t form;
 };
 
@@ -80,7 +98,9 @@ struct facts {
 	struct call *calls;
 	struct param *params;
 	struct errrow *errors;
+	struct reg *regs;
 	uint32_t ndefs, nwrites, nfuncs, nfuncrefs, ncalls, nparams, nerrors;
+	uint32_t nregs;
 	/*
 	 * features.tsv (optional): the tree seals ro_after_init static keys
 	 * at init (jump_label_init_ro; 6.12 does, 6.1 does not), so a module
@@ -99,12 +119,18 @@ extern const char *const pkind_names[];
  */
 int facts_load(struct facts *f, const char *dir);
 
+/*
+ * Load the registration table PATH (candidates/registrations.tsv): 0, or
+ * the exit code after a PATH:LINE message.
+ */
+int regs_load(struct facts *f, const char *path);
+
 /* A direct write (not an escape of the address). */
 static inline int form_is_direct(int form)
 {
 	return form != F_ADDR && form != F_ARRAY_ARG &&
 		form != F_INITDATA_ADDR && form != F_POINTEE_ADDR &&
-		form != F_UNPARSED;
+		form != F_UNPARSED && form != F_TYPE_FIELD;
 }
 
 #endif

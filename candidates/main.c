@@ -4,15 +4,18 @@
  * __ro_after_init candidates, one row per file-scope variable, with the
  * evidence.  See --help.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
 
 static void print_help(FILE *fp)
 {
 	fputs("usage: candidates --facts DIR [--out FILE] [--explain NAME]\n"
+	      "                  [--registrations FILE]\n"
 	      "\n"
 	      "Reads DIR/{defs,writes,funcs,funcrefs,calls,params,errors}.tsv\n"
 	      "(the format is in cocci/FACTS.md), computes the init-only\n"
@@ -26,6 +29,11 @@ static void print_help(FILE *fp)
 	      "                  run leaves FILE as it was\n"
 	      "  --explain NAME  print the reasoning for every variable named\n"
 	      "                  NAME; writes FILE only if --out is given too\n"
+	      "  --registrations FILE\n"
+	      "                  functions that keep an argument the kernel\n"
+	      "                  writes after init, and fields whose pointee\n"
+	      "                  it writes (default: registrations.tsv next\n"
+	      "                  to this program)\n"
 	      "  -q, --quiet     no summary line on stderr\n"
 	      "  -h, --help      this text\n"
 	      "\n"
@@ -49,9 +57,25 @@ static void summary(const struct judge *j, double secs)
 		j->g->rounds, f->nerrors, secs);
 }
 
+/* registrations.tsv in the directory of this program. */
+static char *default_regs(void)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return xstrdup("registrations.tsv");
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		slash[1] = '\0';
+	return xasprintf("%sregistrations.tsv", slash ? exe : "");
+}
+
 int main(int argc, char **argv)
 {
-	const char *dir = NULL, *out = NULL, *explain = NULL;
+	const char *dir = NULL, *out = NULL, *explain = NULL, *regs = NULL;
+	char *regs_path;
 	struct facts f;
 	struct graph g;
 	struct judge j;
@@ -74,6 +98,8 @@ int main(int argc, char **argv)
 			out = argv[++i];
 		} else if (i + 1 < argc && !strcmp(a, "--explain")) {
 			explain = argv[++i];
+		} else if (i + 1 < argc && !strcmp(a, "--registrations")) {
+			regs = argv[++i];
 		} else {
 			warnx("bad argument '%s'", a);
 			print_help(stderr);
@@ -86,6 +112,11 @@ int main(int argc, char **argv)
 		return RC_USAGE;
 	}
 	rc = facts_load(&f, dir);
+	if (rc)
+		return rc;
+	regs_path = regs ? xstrdup(regs) : default_regs();
+	rc = regs_load(&f, regs_path);
+	free(regs_path);
 	if (rc)
 		return rc;
 	graph_build(&g, &f);

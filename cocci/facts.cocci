@@ -717,6 +717,87 @@ def alias_write(P, L, p, pl, fn=None, pf=None, amp=False):
 		report_write(q, v, form)
 
 
+
+# Writes of a field through a typed pointer (type-field rows): the
+# lvalue starts with E->fld and goes on only with .g and [i] (a later
+# -> reaches another object); a writer function must write that
+# argument, and a bare one (no &) must be WRITE_ONCE-like or take the
+# field itself (memcpy(E->name, ...) writes an array field; for a pointer
+# field it writes its pointee: counted, an over-approximation).
+TF_TAIL_RE = re.compile(r"^(\s*(\.\s*[A-Za-z_]\w*|\[[^\[\]]*\]))*\s*$")
+
+# E = kzalloc(...), T *E = kmemdup(...): E is a new object, not one
+# whose address escaped (btf_module_notify's attr, ima_lsm_copy_rule's
+# nentry): its fields are written before anyone else can see it
+ALLOC_FN = r"(k[mzv]?alloc\w*|kcalloc\w*|kv[mzc]alloc\w*|kmemdup\w*|" \
+	   r"krealloc\w*|v[mz]?alloc\w*|devm_k[mzc]alloc\w*|devm_kmemdup\w*|" \
+	   r"kmem_cache_z?alloc\w*|alloc_\w+)"
+
+def fresh_object(q, e):
+	"""Is e a name that the function at q assigns an allocation to?"""
+	if not re.match(r"^[A-Za-z_]\w*$", e):
+		return False
+	fn = infunc(q)
+	for l1, l2, name in spans.get(q.file, ()):
+		if name == fn and l1 <= q.line <= l2:
+			text = "\n".join(src(q.file)[l1 - 1:l2])
+			return re.search(r"\b" + re.escape(e) +
+					 r"\s*=\s*(\([^()]*\)\s*)?" + ALLOC_FN +
+					 r"\s*\(", text) is not None
+	return False
+
+def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False):
+	q = Loc(p[0])
+	if (q.line, q.column) != (int(pl[0].line), int(pl[0].column)) or \
+	   infunc(q) == "-":
+		return
+	ty = clean(T)
+	if "*" in ty or not WORD_RE.match(ty):
+		return
+	ty = " ".join(w for w in ty.split() if w not in ("const", "volatile"))
+	s = clean(L)
+	e = clean(E)
+	if not s.startswith(e):
+		return
+	rest = s[len(e):].lstrip()
+	m = re.match(r"^->\s*" + re.escape(str(fld)) + r"\b", rest)
+	if not m or not TF_TAIL_RE.match(rest[m.end():]):
+		return
+	if fn is not None:
+		spec = wspec(fn)
+		if not spec or not is_dst(spec, arg_index(q.file, pf[0], pl[0])):
+			return
+		if amp and spec[0] == "lval":
+			return
+	if fresh_object(q, e):
+		return
+	var = ty + "->" + str(fld)
+	key = (q.file, q.line, q.column, var)
+	if key in wpos:
+		return
+	wpos.add(key)
+	emit("writes", q.file, q.line, var, infunc(q), "type-field")
+
+
+def reg_arg(G, x, p, pf):
+	"""&x, or an array x of this file, as argument N of a call of G:
+	params kind arg, perm N (0-based), handler G. Writers and readers
+	(wspec, READS) have their own rows."""
+	q = Loc(p[0])
+	name = ident(x)
+	if infunc(q) == "-" or name in funcs.get(q.file, ()) or \
+	   name.isupper() or wspec(G) is not None or G in READS:
+		return
+	lead = src(q.file)[q.line - 1][:q.column].rstrip()
+	if not lead.endswith("&") and not is_array(q.file, name):
+		return
+	key = ("arg", q.file, q.line, q.column)
+	if key in done:
+		return
+	done.add(key)
+	emit("params", q.file, q.line, name, "arg",
+	     arg_index(q.file, pf[0], p[0]), G)
+
 # A file-scope alias P carries its targets' addresses: P passed to a
 # function that is not a reader (READS), stored (E = P) or returned, or
 # &P->f passed, in a function, is an escape of every target there: the
@@ -1535,6 +1616,122 @@ if not known_scalar(q.file, name) and name not in funcs.get(q.file, ()) \
    and infunc(q) != "-" and not name.isupper() and \
    (q.file, q.line, q.column) not in readpos:
 	report_write(q, name, "array-arg")
+
+// ---- writes through typed pointers (form type-field) -----------------------
+// E->f = v, E->f[i].g++, WRITE_ONCE(E->f, v), memcpy(&E->f, ...) where
+// spatch knows E's type is T * (a local, a parameter, a cast, a function
+// of the file): a write of field f of some T object. The row's var is
+// "T->f" (T as spatch prints it); candidates/ rejects a T variable whose
+// address escapes when code that is not init-only writes such a field.
+
+@tfa@
+type T;
+T *E;
+identifier fld;
+expression L, V;
+assignment operator aop;
+position p, pl;
+@@
+\( L@pl \& <+... E@p->fld ...+> \) aop V
+
+@script:python@
+T << tfa.T;
+E << tfa.E;
+fld << tfa.fld;
+L << tfa.L;
+p << tfa.p;
+pl << tfa.pl;
+@@
+type_field(T, E, fld, L, p, pl)
+
+@tfi@
+type T;
+T *E;
+identifier fld;
+expression L;
+position p, pl;
+@@
+(
+\( L@pl \& <+... E@p->fld ...+> \)++
+|
+\( L@pl \& <+... E@p->fld ...+> \)--
+|
+ ++\( L@pl \& <+... E@p->fld ...+> \)
+|
+ --\( L@pl \& <+... E@p->fld ...+> \)
+)
+
+@script:python@
+T << tfi.T;
+E << tfi.E;
+fld << tfi.fld;
+L << tfi.L;
+p << tfi.p;
+pl << tfi.pl;
+@@
+type_field(T, E, fld, L, p, pl)
+
+@tfca@
+identifier F : script:python() { wspec(str(F)) is not None };
+type T;
+T *E;
+identifier fld;
+expression L;
+position p, pl, pf;
+@@
+F@pf(..., &\( L@pl \& <+... E@p->fld ...+> \), ...)
+
+@script:python@
+F << tfca.F;
+T << tfca.T;
+E << tfca.E;
+fld << tfca.fld;
+L << tfca.L;
+p << tfca.p;
+pl << tfca.pl;
+pf << tfca.pf;
+@@
+type_field(T, E, fld, L, p, pl, str(F), pf, True)
+
+@tfcv@
+identifier F : script:python() { wspec(str(F)) is not None };
+type T;
+T *E;
+identifier fld;
+expression L;
+position p, pl, pf;
+@@
+F@pf(..., \( L@pl \& <+... E@p->fld ...+> \), ...)
+
+@script:python@
+F << tfcv.F;
+T << tfcv.T;
+E << tfcv.E;
+fld << tfcv.fld;
+L << tfcv.L;
+p << tfcv.p;
+pl << tfcv.pl;
+pf << tfcv.pf;
+@@
+type_field(T, E, fld, L, p, pl, str(F), pf, False)
+
+// ---- arguments: &x or an array x passed to a function (params kind arg) ---
+// candidates/registrations.tsv names the functions that keep an argument
+// that the kernel writes after init (the input core's keycode tables).
+@rarg@
+identifier G;
+global idexpression x;
+position p, pf;
+@@
+G@pf(..., \( &x@p \| x@p \), ...)
+
+@script:python@
+G << rarg.G;
+x << rarg.x;
+p << rarg.p;
+pf << rarg.pf;
+@@
+reg_arg(str(G), x, p, pf)
 
 // ---- once per file, after the rules above --------------------------------
 

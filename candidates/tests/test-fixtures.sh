@@ -80,6 +80,12 @@ reason_has sk_sysfs_key "sk_mode_store" \
 reason_has sk_exported_key "jump_label_add_module" \
 	"an exported static key is rejected: a module's load writes it"
 reason_has sk_keys "no _RO form" "a static key array is skipped: no _RO form"
+reason_has tf_led "struct tf_led's field brightness is written after init by brightness_store (type_field.c:31)" \
+	"an escape of a type whose field a sysfs store writes names struct, field and writer"
+reason_has rg_keymap "passed to matrix_keypad_build_keymap (argument 4), which keeps it" \
+	"a keymap given to a registration of registrations.tsv names it"
+reason_has rg_keycodes "stored in struct input_dev->keycode" \
+	"a table stored in a field of registrations.tsv names the field"
 
 # A kernel that seals ro_after_init static keys at init (6.12's
 # jump_label_init_ro): a module that uses the exported key no longer
