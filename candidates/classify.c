@@ -98,6 +98,8 @@ static void attach(struct judge *j)
 	uint32_t pass, i, d, *fill = NULL, total = 0;
 
 	defmap_build(&m, f);
+	j->dm = xmalloc(sizeof(*j->dm));
+	*j->dm = m;
 	j->ev_start = xcalloc(f->ndefs + 1, sizeof(*j->ev_start));
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < f->nwrites + f->nparams; i++) {
@@ -146,9 +148,6 @@ static void attach(struct judge *j)
 	for (d = 0; d < f->ndefs; d++)
 		qsort(j->ev + j->ev_start[d], j->ev_start[d + 1] -
 		      j->ev_start[d], sizeof(*j->ev), ev_cmp);
-	map_free(&m.statics);
-	map_free(&m.globals);
-	free(m.next);
 }
 
 void event_where(const struct judge *j, const struct event *e, char *buf,
@@ -376,6 +375,12 @@ static int param_status(const struct judge *j, const struct param *p,
 
 	if (p->kind == P_ARG)
 		return arg_status(j, p, buf, len);
+	if (p->kind == P_ALIAS) {
+		/* judged at the escape on its line: alias_status() */
+		snprintf(buf, len, "kept in the file-scope pointer %s",
+			 strtab_str(&j->f->strs, p->handler));
+		return EV_IGNORED;
+	}
 	bits = perm_parse(perm);
 
 	if (p->kind == P_DEBUGFS) {
@@ -421,7 +426,9 @@ static int is_param_site(const struct judge *j, const struct write *w)
 	if (w->func != STR_NONE)
 		return 0;
 	for (; p != MAP_NONE; p = j->g->param_next[p]) {
-		if (j->f->params[p].var == w->var)
+		if (j->f->params[p].var == w->var &&
+		    j->f->params[p].kind != P_ALIAS &&
+		    j->f->params[p].kind != P_ARG)
 			return 1;
 	}
 	return 0;
@@ -432,6 +439,81 @@ static int ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/*
+ * One use of the alias pointer P (a writes row of P): EV_BAD when it
+ * writes through P (pointee) or passes or stores P (array-arg,
+ * pointee-addr) in code that is not init-only, EV_ESCAPE for such a use
+ * in init-only code, a mention in assembly or an unparsed region, else
+ * EV_IGNORED (P itself assigned, its own address, a read).
+ */
+static int alias_use(const struct judge *j, const struct write *u)
+{
+	uint32_t n;
+
+	if (u->form == F_UNPARSED)
+		return EV_ESCAPE;
+	if (u->form != F_POINTEE && u->form != F_ARRAY_ARG &&
+	    u->form != F_POINTEE_ADDR)
+		return EV_IGNORED;
+	if (u->func == STR_NONE)
+		return EV_ESCAPE;
+	n = graph_node(j->g, u->file, u->func);
+	return n != MAP_NONE && j->g->nodes[n].init_only ? EV_ESCAPE : EV_BAD;
+}
+
+/*
+ * The escape W of def D stores its address in a file-scope pointer P
+ * (params kind alias on W's line): P carries it to other files, where
+ * writes through P (P->f = v) are writes of D. EV_BAD naming the first
+ * use of P after init, else EV_ESCAPE; -1 if W is no such escape.
+ */
+static int alias_status(const struct judge *j, uint32_t d,
+			const struct write *w, char *buf, size_t len)
+{
+	const struct facts *f = j->f;
+	const struct strtab *s = &f->strs;
+	uint32_t p = map_get(&j->g->param_at, map_key(w->file, w->line));
+	uint32_t pd, i;
+	int found = 0;
+
+	for (; p != MAP_NONE; p = j->g->param_next[p]) {
+		const struct param *a = &f->params[p];
+
+		if (a->kind != P_ALIAS || a->var != f->defs[d].name)
+			continue;
+		found = 1;
+		for (pd = def_first(j->dm, a->file, a->handler);
+		     pd != MAP_NONE; pd = j->dm->next[pd]) {
+			const struct def *pdf = &f->defs[pd];
+
+			if (pdf->file != a->file && pdf->storage == ST_STATIC)
+				continue;
+			for (i = j->ev_start[pd]; i < j->ev_start[pd + 1]; i++) {
+				const struct write *u;
+
+				if (j->ev[i].is_param)
+					continue;
+				u = &f->writes[j->ev[i].idx];
+				if (alias_use(j, u) != EV_BAD)
+					continue;
+				snprintf(buf, len,
+					 "address kept in the file-scope pointer %s, and %s %s it after init (%s:%u)",
+					 strtab_str(s, a->handler),
+					 strtab_str(s, u->func),
+					 u->form == F_POINTEE ?
+					 "writes through" : "passes or stores",
+					 strtab_str(s, u->file), u->line);
+				return EV_BAD;
+			}
+		}
+	}
+	if (!found)
+		return -1;
+	snprintf(buf, len,
+		 "address kept in a file-scope pointer that only init-only code writes through, passes or stores");
+	return EV_ESCAPE;
 }
 
 static int status_of(const struct judge *j, uint32_t d,
@@ -498,6 +580,12 @@ static int status_of(const struct judge *j, uint32_t d,
 		snprintf(buf, len,
 			 "address stored in init data (freed after init)");
 		return EV_ESCAPE;
+	}
+	if (w->func == STR_NONE && !form_is_direct(w->form)) {
+		int a = alias_status(j, d, w, buf, len);
+
+		if (a >= 0)
+			return a;
 	}
 	if (w->func == STR_NONE) {
 		snprintf(buf, len, form_is_direct(w->form) ?
@@ -578,6 +666,7 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 	const struct strtab *s = &j->f->strs;
 	int st = status_of(j, d, e, buf, len);
 	const struct write *w, *tw;
+	char alias[512];
 	size_t n;
 
 	if (st != EV_ESCAPE || e->is_param)
@@ -587,6 +676,11 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 		return st;
 	if (store_status(j, w, buf, len))
 		return EV_BAD;
+	if (w->func != STR_NONE &&
+	    alias_status(j, d, w, alias, sizeof(alias)) == EV_BAD) {
+		snprintf(buf, len, "%s", alias);
+		return EV_BAD;
+	}
 	if (j->tf_write[d] == MAP_NONE)
 		return st;
 	tw = &j->f->writes[j->tf_write[d]];
@@ -786,6 +880,8 @@ static int init_data(const struct judge *j, uint32_t d, int incomplete)
 		if (e->is_param) {
 			const struct param *p = &f->params[e->idx];
 
+			if (p->kind == P_ALIAS)
+				return 0;
 			if (p->kind == P_ARG) {
 				/* a plain call: its addr row decides */
 				if (event_status(j, d, e, why, sizeof(why)) ==

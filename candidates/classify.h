@@ -33,8 +33,11 @@ struct verdict {
 	char *evidence;
 };
 
+struct defmap;
+
 struct judge {
 	const struct facts *f;
+	struct defmap *dm;	/* defs by (file, name) and by global name */
 	const struct graph *g;
 	uint32_t *ev_start;	/* CSR: events of def d */
 	struct event *ev;

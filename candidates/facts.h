@@ -37,6 +37,7 @@ enum form {
 enum pkind {
 	P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY, P_DEBUGFS,
 	P_ARG,		/* &x or array x passed: perm the argument, handler the callee */
+	P_ALIAS,	/* P = &x, P file-scope: handler P */
 };
 
 /*

@@ -534,8 +534,8 @@ def lv_write(x, L, p, pl, bare_form):
 	if form == "bare":
 		form = bare_form
 	elif form == "arrow":
-		# p->f writes the pointee, unless x is an array here
-		form = "element" if is_array(q.file, name) else None
+		# p->f writes the pointee (x[0] if x is an array here)
+		form = "element" if is_array(q.file, name) else "pointee"
 	elif form == "element":
 		form = subscript_form(q.file, name, "element")
 	if form:
@@ -552,7 +552,7 @@ def macro_out_write(x, L, p, pl):
 	if form == "bare":
 		form = "assign"
 	elif form == "arrow":
-		form = "element" if is_array(q.file, name) else None
+		form = "element" if is_array(q.file, name) else "pointee"
 	elif form == "element":
 		form = subscript_form(q.file, name, "element")
 	if form:
@@ -600,10 +600,17 @@ def call_arg(fn, x, L, p, pl, pf, amp):
 		return
 	kind = spec[0]
 	if form == "arrow":
-		# x->f writes the pointee, unless x is an array here
-		if kind == "mem" or not is_array(q.file, name):
+		# x->f writes the pointee (x[0] if x is an array here):
+		# WRITE_ONCE(x->f, v), xchg(&x->f, v), memcpy(&x->f, ...)
+		if is_array(q.file, name):
+			if kind == "mem":
+				return
+			form = "element"
+		else:
+			if (kind == "mem" and not amp) or (kind == "lval" and amp):
+				return
+			report_write(q, name, "pointee")
 			return
-		form = "element"
 	if kind == "lval":
 		# WRITE_ONCE(x, v), this_cpu_add(x.f, v): the lvalue itself
 		if amp:
@@ -661,6 +668,11 @@ def add_alias(P, V, L, pp, pv, pl, amp, local):
 		key = (f, fn, ident(P))
 	else:
 		key = (f, ident(P))
+		if base in ("ptr", "field", "element") and \
+		   ("alias", f, q.line, v, ident(P)) not in done:
+			# other files write through P: params kind alias
+			done.add(("alias", f, q.line, v, ident(P)))
+			emit("params", f, q.line, v, "alias", "-", ident(P))
 	aliases.setdefault(key, set()).add((v, base))
 
 def alias_targets(q, P):

@@ -86,6 +86,8 @@ reason_has rg_keymap "passed to matrix_keypad_build_keymap (argument 4), which k
 	"a keymap given to a registration of registrations.tsv names it"
 reason_has rg_keycodes "stored in struct input_dev->keycode" \
 	"a table stored in a field of registrations.tsv names the field"
+reason_has ao_phys "file-scope pointer ao_run, and ao_set_mode writes through it after init (alias_other_use.c:16)" \
+	"a write through a file-scope alias in another file names the pointer and the writer"
 
 # A kernel that seals ro_after_init static keys at init (6.12's
 # jump_label_init_ro): a module that uses the exported key no longer
