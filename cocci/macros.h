@@ -53,8 +53,7 @@
 #define DECLARE_VM_GET_PAGE_PROT pgprot_t vm_get_page_prot(unsigned long vm_flags);
 #define __ETHTOOL_DECLARE_LINK_MODE_MASK(name) unsigned long name[4]
 
-/* attributes */
-#define __nonstring
+/* attributes (those after a declarator: cocci/builtins.h) */
 #define SEC(name)
 
 /* statement iterators whose names spatch does not take for loops */
@@ -100,17 +99,9 @@
 /* __attribute__((aligned(N))) fails on the argument, not on the name */
 #define aligned(x) aligned
 #define __aligned__(x) aligned
-/* after a function pointer's declarator: void (*f)(int) __ro_after_init = g; */
-#define __ro_after_init
-#define __lsm_ro_after_init
 /* before the storage class: noinstr static void f(void) (powerpc) */
 #define noinstr
-/* include/linux/compiler_types.h, include/linux/compiler_attributes.h, include/linux/cleanup.h */
-#define __latent_entropy
-#define __alias(symbol)
-#define __counted_by(member)
-#define __counted_by_le(member)
-#define __counted_by_be(member)
+/* include/linux/cleanup.h (the attributes: cocci/builtins.h) */
 #define __free(_name) __maybe_unused
 /* include/net/ip_tunnels.h */
 #define IP_TUNNEL_DECLARE_FLAGS(_name) unsigned long _name[1]
@@ -126,3 +117,20 @@
 #define drm_exec_until_all_locked(exec) for (;;)
 /* include/linux/generic-radix-tree.h: GENRADIX(type) name; */
 #define GENRADIX(_type) struct { struct __genradix tree; _type type[0]; }
+/* __attribute__((weak, alias("f"))): as aligned(x) above */
+#define alias(x) alias
+/* include/linux/compiler_types.h: asm goto is read with goto blanked (run-facts.sh) */
+#define asm_goto_output(x...) asm volatile(x)
+/* fs/bcachefs/darray.h: a struct type */
+#define DARRAY(_type) struct { size_t nr, size; _type *data; }
+#define DARRAY_PREALLOCATED(_type, _nr) struct { size_t nr, size; _type *data; _type preallocated[_nr]; }
+/* drivers/scsi/bfa/bfa.h: a loop over the body */
+#define bfa_mem_dma_seg_iter(_mod, _sptr, _nr, _i) for (;;)
+/* arch/powerpc/include/asm/ppc-opcode.h: an instruction word as an asm template */
+#define PPC_TLBIE_5(rb, rs, ric, prs, r) "tlbie"
+#define PPC_TLBIEL(rb, rs, ric, prs, r) "tlbiel"
+#define PPC_DARN(t, l) "darn"
+#define PPC_MSGSND(b) "msgsnd"
+#define PPC_MSGCLR(b) "msgclr"
+#define PPC_SLBIA(IH) "slbia"
+#define __PPC_SLBFEE_DOT(t, b) "slbfee."

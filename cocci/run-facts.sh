@@ -53,6 +53,11 @@ macros=$here/macros.h
 # the worker's copy of Coccinelle's standard.h, without the macros that
 # macros.h defines (spatch lets standard.h win, see macros.h)
 builtins=${RUN_FACTS_BUILTINS-}
+# what spatch 1.1.1 cannot parse and no macro reaches, for grep -E and
+# sed -E (run_chunk): asm goto (a keyword pair: goto is blanked) and a
+# case range without spaces, case A...B (read as case A - B)
+asmgoto='\<((asm|__asm__|__asm|asm_inline)([[:space:]]+(volatile|__volatile__|inline))*[[:space:]]+)goto\>'
+caserange='(\<case[[:space:]]+[A-Za-z_][A-Za-z0-9_]*)\.\.\.([A-Za-z_])'
 tables="defs writes funcs funcrefs calls params errors"
 
 hdr_defs='file	line	name	storage	type	array	attrs	init'
@@ -83,12 +88,33 @@ run_chunk() {
 	tree=$1 cdir=$2 tmo=$3 prog=$4
 	shift 4
 	cd "$tree" || exit 70
+	tree=$(pwd) || exit 70
 	wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || exit 70
 	trap 'rm -rf "$wd"' EXIT
 	for f in "$@"; do printf '%s\n\n' "$f"; done > "$wd/groups"
+	# a file with asm goto or case A...B is read from a copy in
+	# WD/root with the construct rewritten in as many characters
+	# (above), so every line and column stays the tree's; spatch runs
+	# in WD/root, where the other files are symbolic links to the
+	# tree's, and every row and error names the tree's own path. The
+	# copy goes with WD.
+	if grep -l -E -e "$asmgoto" -e "$caserange" -- "$@" >"$wd/rewrite" 2>/dev/null; then
+		for f in "$@"; do
+			mkdir -p "$wd/root/$(dirname "$f")" || exit 70
+			if grep -qxF -- "$f" "$wd/rewrite"; then
+				sed -E -e "s/$asmgoto/\\1    /g" \
+					-e "s/$caserange/\\1 - \\2/g" -- "$f" \
+					>"$wd/root/$f"
+			else
+				ln -s "$tree/$f" "$wd/root/$f"
+			fi || exit 70
+		done
+		cd "$wd/root" || exit 70
+	fi
 	# the whole chunk gets the per-file budget for each file, plus slack
 	outer=$((tmo * $# + 60))
-	timeout -k 10 "$outer" spatch --sp-file "$cocci" \
+	timeout -k 10 "$outer" spatch \
+		--sp-file "$cocci" \
 		--macro-file-builtins "$builtins" --macro-file "$macros" \
 		--no-includes --include-headers \
 		--parse-error-msg --verbose-parsing --timeout "$tmo" \
@@ -230,7 +256,7 @@ run_chunk() {
 		echo "$1" >>"$wd/done"
 	fi
 	# file results into the cache, atomically per file
-	git hash-object -- "$@" >"$wd/hashes" || exit 70
+	git -C "$tree" hash-object -- "$@" >"$wd/hashes" || exit 70
 	i=0
 	for f in "$@"; do
 		i=$((i + 1))
@@ -296,6 +322,7 @@ mentions=$here/mentions
 [ -x "$mentions" ] ||
 	die 70 "missing $mentions, the phase-2 prefilter and .S reader (run make programs)"
 [ -f "$cocci" ] || die 70 "missing $cocci"
+[ -f "$here/builtins.h" ] || die 70 "missing $here/builtins.h"
 spatch --parse-cocci "$cocci" >/dev/null 2>&1 ||
 	die 70 "spatch cannot parse $cocci (spatch --parse-cocci $cocci)"
 if [ -n "$list" ]; then
@@ -333,14 +360,19 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# Coccinelle's builtin macros: standard.h without the macros that
+# macros.h or builtins.h define, then builtins.h (spatch applies
+# builtins before it parses, everywhere; macros.h only where the code
+# does not parse without)
 RUN_FACTS_BUILTINS=$wd/builtins.h
 export RUN_FACTS_BUILTINS
-awk 'FNR == NR { if ($1 == "#define") { n = $2; sub(/\(.*/, "", n); mine[n] = 1 }
+cat "$macros" "$here/builtins.h" | awk 'FNR == NR { if ($1 == "#define") { n = $2; sub(/\(.*/, "", n); mine[n] = 1 }
 		next }
 	skip { skip = /\\$/; next }
 	$1 == "#define" { n = $2; sub(/\(.*/, "", n)
 		if (n in mine) { skip = /\\$/; next } }
-	{ print }' "$macros" "$std" >"$RUN_FACTS_BUILTINS" ||
+	{ print }' - "$std" >"$RUN_FACTS_BUILTINS" &&
+	cat "$here/builtins.h" >>"$RUN_FACTS_BUILTINS" ||
 	die 70 "cannot write $RUN_FACTS_BUILTINS"
 
 # errors-v2: the unparsed regions are listed in errors.tsv

@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # Real spatch through cocci/run-facts.sh on parse-fixtures/*.c: kernel
-# constructs that spatch cannot parse without cocci/macros.h (statement
-# iterators, SET_*_PM_OPS initializers, MACHINE_START, block,
-# declaration and attribute macros, 6.12's attributes and loops) parse,
-# and give the right facts; what spatch still cannot parse is recorded in
-# errors.tsv with its regions' lines.
+# constructs that spatch cannot parse without cocci/macros.h and
+# cocci/builtins.h (statement iterators, SET_*_PM_OPS initializers,
+# MACHINE_START, block, declaration and attribute macros, 6.12's
+# attributes and loops, an attribute after a struct definition's
+# declarator, string macros) or without the scratch copy (asm goto,
+# case A...B)
+# parse, and give the right facts; what spatch still cannot parse is
+# recorded in errors.tsv with its regions' lines.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cocci=$here/..
@@ -21,7 +24,8 @@ mkdir "$tmp/tree"
 cp "$fx"/*.c "$tmp/tree/" || exit 1
 (cd "$tmp/tree" && ls *.c >"$tmp/list" && git init -q . && git add . &&
 	git -c user.name=t -c user.email=t@t commit -qm t) || exit 1
-if sh "$cocci/run-facts.sh" -j 2 --list "$tmp/list" "$tmp/tree" "$tmp/facts" \
+mkdir "$tmp/scratch"
+if TMPDIR=$tmp/scratch sh "$cocci/run-facts.sh" -j 2 --list "$tmp/list" "$tmp/tree" "$tmp/facts" \
 	2>"$tmp/log"; then
 	ok "run-facts.sh exits 0"
 else
@@ -79,6 +83,34 @@ row writes 'attrs.c\t42\tat_buf\tat_init\tmemcpy' \
 
 # what spatch cannot parse: the regions, with their error positions
 # (run-facts.sh; the old one wrote only the number of regions)
+# cocci/builtins.h: attributes after a declarator, string macros
+parses struct_attr.c "static struct { ... } x __ro_after_init = { ... }"
+row defs 'struct_attr.c\t11\tsa_info\tstatic\tstruct {...}\t0\tro_after_init\t1' \
+	"a struct definition with __ro_after_init after its declarator is a definition"
+row writes 'struct_attr.c\t26\tsa_info\tsa_hotplug\tfield' \
+	"a write of the struct variable in a function after it (topology.c's topo_info)"
+row writes 'struct_attr.c\t20\tsa_max_threads\tsa_init\tassign' \
+	"a write of another variable in the function that reads the struct"
+parses strings.c "KMSG_COMPONENT \": \" fmt and DRV_NAME \": \" fmt in #define bodies"
+parses types.c "DARRAY, DARRAY_PREALLOCATED, __section(), alias(), bfa_mem_dma_seg_iter, asm_goto_output, PPC_SLBIA"
+row writes 'types.c\t25\tty_segs\tty_walk\tincdec' "a write inside bfa_mem_dma_seg_iter"
+row writes 'types.c\t34\tty_count\tty_read\tincdec' "a write after asm_goto_output"
+row writes 'types.c\t43\tty_count\tty_flush\tassign' "a write after asm(PPC_SLBIA(3))"
+
+# asm goto and case A...B: read from a scratch copy (goto blanked, A - B)
+# in run-facts.sh's own temporary directory; rows name the tree's path and line
+parses asm_goto.c "asm goto, asm volatile goto"
+row writes 'asm_goto.c\t14\tag_count\tag_vmxon\tincdec' "a write after asm goto, at its line"
+row writes 'asm_goto.c\t23\tag_enabled\tag_probe\tassign' "a write after asm volatile goto, at its line"
+parses case_range.c "case A...B"
+row writes 'case_range.c\t15\tcr_kind\tcr_classify\tassign' \
+	"a write under case A...B, at its line"
+left=$(find "$tmp/scratch" -mindepth 1 | head -n 3)
+[ -z "$left" ] && ok "no scratch copy left behind" ||
+	not_ok "no scratch copy left behind" "$left"
+dirty=$(cd "$tmp/tree" && git status --porcelain)
+[ -z "$dirty" ] && ok "the tree is not modified" || not_ok "the tree is not modified" "$dirty"
+
 row errors 'unparsed.c\tparse-error: 2 unparsed region(s), 2 outside #define bodies: 4-7@7:23 7-8@7:2' \
 	"two attributes in one __attribute__: two regions of code, lines and positions"
 row errors 'define_body.c\tparse-error: 1 unparsed region(s), 0 outside #define bodies: 8-10@10:39/define' \
