@@ -24,7 +24,7 @@ SCOPE is a list of directories or files relative to TREE (default: all).
 options:
   -j, --jobs N      parallel spatch processes (default: number of cores)
   --timeout S       per-file spatch timeout in seconds (default: 120)
-  --chunk N         files per spatch process (default: 16)
+  --chunk N         files per spatch process (default: 64)
   --cache DIR       per-file result cache (default: FACTS_DIR/cache)
   --no-extend       skip phase 2 (files that mention the globals seen)
   --list FILE       use the .c/.h files listed in FILE (one per line,
@@ -38,6 +38,9 @@ used as paths only, never as patterns or shell code.
 spatch failing on one file (parse errors, a timeout, a crash) is not a
 failure of the run: the file gets its row in errors.tsv (FACTS.md).  The
 rules not parsing, a worker or xargs failing, is.
+
+SPATCH_PYTHON is the Python interpreter spatch loads for the rules' scripts
+(default /usr/bin/python3, else python3 from PATH).
 
 Exit status: 0 done, 64 usage (bad option, -j 0, a SCOPE that does not
 exist), 65 bad --list entry or nothing to analyse, 70 spatch, git or the
@@ -90,7 +93,8 @@ run_chunk() {
 	cd "$tree" || exit 70
 	tree=$(pwd) || exit 70
 	wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || exit 70
-	trap 'rm -rf "$wd"' EXIT
+	stage=
+	trap 'rm -rf "$wd" ${stage:+"$stage"}' EXIT
 	for f in "$@"; do printf '%s\n\n' "$f"; done > "$wd/groups"
 	# a file with asm goto or case A...B is read from a copy in
 	# WD/root with the construct rewritten in as many characters
@@ -113,7 +117,7 @@ run_chunk() {
 	fi
 	# the whole chunk gets the per-file budget for each file, plus slack
 	outer=$((tmo * $# + 60))
-	timeout -k 10 "$outer" spatch \
+	timeout -k 10 "$outer" spatch --python "${RUN_FACTS_PYTHON:-python3}" \
 		--sp-file "$cocci" \
 		--macro-file-builtins "$builtins" --macro-file "$macros" \
 		--no-includes --include-headers \
@@ -255,23 +259,48 @@ run_chunk() {
 			printf '%s\t%s\n' "$1" "$reason" >>"$wd/errs"
 		echo "$1" >>"$wd/done"
 	fi
-	# file results into the cache, atomically per file
+	# file results into the cache, atomically per file: each file's rows
+	# are written in a stage directory beside the cache and hard-linked
+	# into place complete (a few processes per chunk, not per file)
 	git -C "$tree" hash-object -- "$@" >"$wd/hashes" || exit 70
-	i=0
-	for f in "$@"; do
-		i=$((i + 1))
-		h=$(sed -n "${i}p" "$wd/hashes")
-		grep -qxF -- "$f" "$wd/done" || continue
-		dest=$cdir/$f.$h
-		[ -f "$dest" ] && continue
-		mkdir -p "$(dirname "$dest")" || exit 70
-		{
-			awk -F '\t' -v f="$f" '$2 == f' "$wd/out"
-			awk -F '\t' -v f="$f" '$1 == f { print "errors\t" $0 }' \
-				"$wd/errs"
-		} >"$dest.tmp.$$" && mv "$dest.tmp.$$" "$dest" || exit 70
-		echo "$f" >>"$prog"
-	done
+	printf '%s\n' "$@" >"$wd/files"
+	stage=$(mktemp -d "$cdir/.stage.XXXXXX") || exit 70
+	awk -v cdir="$cdir" '
+		FILENAME == ARGV[1] { f[FNR] = $0; n = FNR; next }
+		FILENAME == ARGV[2] { h[FNR] = $0; next }
+		{ done[$0] = 1 }
+		END {
+			for (i = 1; i <= n; i++) {
+				if (!(f[i] in done)) continue
+				k = f[i] "." h[i]
+				# in the cache already (an empty entry reads 0)
+				if ((getline x < (cdir "/" k)) >= 0) {
+					close(cdir "/" k)
+					continue
+				}
+				print k
+			}
+		}' "$wd/files" "$wd/hashes" "$wd/done" >"$wd/keys" || exit 70
+	if [ -s "$wd/keys" ]; then
+		sed -n 's|/[^/]*$||p' "$wd/keys" | sort -u |
+			(cd "$stage" && xargs -r -d '\n' mkdir -p --) || exit 70
+		awk -F '\t' -v stage="$stage" -v prog="$prog" '
+			FILENAME == ARGV[1] { k[++n] = $0; next }
+			FILENAME == ARGV[2] { out[$2] = out[$2] $0 "\n"; next }
+			{ err[$1] = err[$1] "errors\t" $0 "\n" }
+			END {
+				for (i = 1; i <= n; i++) {
+					f = k[i]
+					sub(/\.[^.]*$/, "", f)
+					p = stage "/" k[i]
+					printf "%s%s", out[f], err[f] > p
+					if (close(p)) exit 1
+					print f >> prog
+				}
+			}' "$wd/keys" "$wd/out" "$wd/errs" || exit 70
+		cp -Rlf -- "$stage/." "$cdir/" || exit 70
+	fi
+	rm -rf "$stage"
 	return 0
 }
 
@@ -285,7 +314,7 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 tmo=120
-chunk=16
+chunk=64
 cache=
 extend=1
 list=
@@ -374,6 +403,15 @@ cat "$macros" "$here/builtins.h" | awk 'FNR == NR { if ($1 == "#define") { n = $
 	{ print }' - "$std" >"$RUN_FACTS_BUILTINS" &&
 	cat "$here/builtins.h" >>"$RUN_FACTS_BUILTINS" ||
 	die 70 "cannot write $RUN_FACTS_BUILTINS"
+# spatch (pyml) runs the first python3 of PATH at every start to find
+# its Python: through a wrapper such as pyenv's shims that costs more
+# CPU than parsing most files. SPATCH_PYTHON, else the system's.
+RUN_FACTS_PYTHON=${SPATCH_PYTHON-}
+if [ -z "$RUN_FACTS_PYTHON" ]; then
+	RUN_FACTS_PYTHON=python3
+	[ -x /usr/bin/python3 ] && RUN_FACTS_PYTHON=/usr/bin/python3
+fi
+export RUN_FACTS_PYTHON
 
 # errors-v2: the unparsed regions are listed in errors.tsv
 rulehash=$( { echo errors-v2; cat "$cocci" "$RUN_FACTS_BUILTINS" "$macros"
