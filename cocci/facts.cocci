@@ -738,27 +738,38 @@ def alias_write(P, L, p, pl, fn=None, pf=None, amp=False):
 # field it writes its pointee: counted, an over-approximation).
 TF_TAIL_RE = re.compile(r"^(\s*(\.\s*[A-Za-z_]\w*|\[[^\[\]]*\]))*\s*$")
 
-# E = kzalloc(...), T *E = kmemdup(...): E is a new object, not one
-# whose address escaped (btf_module_notify's attr, ima_lsm_copy_rule's
-# nentry): its fields are written before anyone else can see it
-ALLOC_FN = r"(k[mzv]?alloc\w*|kcalloc\w*|kv[mzc]alloc\w*|kmemdup\w*|" \
-	   r"krealloc\w*|v[mz]?alloc\w*|devm_k[mzc]alloc\w*|devm_kmemdup\w*|" \
-	   r"kmem_cache_z?alloc\w*|alloc_\w+)"
+# Which pointers lead back to an object someone registered: a global
+# pointer (cpufreq_driver->boost_enabled = state), a pointer held in
+# another object (priv->cdev), or a local the function got back from the
+# core: container_of(), to_foo(dev), dev_get_drvdata(),
+# file->private_data. Not a parameter or a local from anywhere else: a
+# helper that fills in its argument (__cyc2ns_read(data), a resource
+# parser) or a new object (kzalloc, kmemdup, &heap->attrs[i]) writes
+# objects of the type that were never registered.
+DERIVED = r"(container_of\w*|to_\w+|\w*get_drvdata|\w*_priv|from_\w+)\s*\(|" \
+	  r"[A-Za-z_]\w*(\s*->\s*\w+)*\s*->\s*(private_data|private|i_private|" \
+	  r"driver_data)\b"
+DERIVED_RE = re.compile(r"^\s*(\([^()]*\)\s*)?(" + DERIVED + ")")
 
-def fresh_object(q, e):
-	"""Is e a name that the function at q assigns an allocation to?"""
+def registered_ptr(q, e):
+	"""Does pointer expression e (text) lead back to a registered object?"""
 	if not re.match(r"^[A-Za-z_]\w*$", e):
-		return False
+		# a call or a member chain: to_foo(dev), priv->cdev
+		return DERIVED_RE.match(e) is not None or "->" in e or "." in e
 	fn = infunc(q)
 	for l1, l2, name in spans.get(q.file, ()):
-		if name == fn and l1 <= q.line <= l2:
-			text = "\n".join(src(q.file)[l1 - 1:l2])
-			return re.search(r"\b" + re.escape(e) +
-					 r"\s*=\s*(\([^()]*\)\s*)?" + ALLOC_FN +
-					 r"\s*\(", text) is not None
+		if name != fn or not l1 <= q.line <= l2:
+			continue
+		text = COMMENT_RE.sub(blank, "\n".join(src(q.file)[l1 - 1:l2]))
+		for m in re.finditer(r"\b" + re.escape(e) + r"\s*=(?!=)", text):
+			if DERIVED_RE.match(text[m.end():]):
+				return True
+		# a parameter or a local: declared as *e in the function
+		return re.search(r"\*\s*" + re.escape(e) + r"\s*[=;,)\[]",
+				 text) is None
 	return False
 
-def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False):
+def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 	q = Loc(p[0])
 	if (q.line, q.column) != (int(pl[0].line), int(pl[0].column)) or \
 	   infunc(q) == "-":
@@ -781,7 +792,10 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False):
 			return
 		if amp and spec[0] == "lval":
 			return
-	if fresh_object(q, e):
+	# input->keycode = keymap: a file-scope object stored in the field
+	# (candidates/registrations.tsv kind store), whatever input is
+	rhs = re.sub(r"^&\s*", "", clean(V)) if V is not None else ""
+	if not registered_ptr(q, e) and rhs not in defs.get(q.file, {}):
 		return
 	var = ty + "->" + str(fld)
 	key = (q.file, q.line, q.column, var)
@@ -1651,10 +1665,11 @@ T << tfa.T;
 E << tfa.E;
 fld << tfa.fld;
 L << tfa.L;
+V << tfa.V;
 p << tfa.p;
 pl << tfa.pl;
 @@
-type_field(T, E, fld, L, p, pl)
+type_field(T, E, fld, L, p, pl, V=V)
 
 @tfi@
 type T;
