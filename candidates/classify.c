@@ -116,7 +116,8 @@ static void attach(struct judge *j)
 			} else {
 				file = f->writes[i].file;
 				var = f->writes[i].var;
-				if (f->writes[i].form == F_TYPE_FIELD)
+				if (f->writes[i].form == F_TYPE_FIELD ||
+				    f->writes[i].form == F_TYPE_STORE)
 					continue;
 			}
 			for (d = def_first(&m, file, var); d != MAP_NONE;
@@ -724,10 +725,13 @@ static void type_field_writes(struct judge *j)
 		const struct write *w = &f->writes[i];
 		uint64_t at = map_key(w->file, w->line);
 
-		if (w->form != F_TYPE_FIELD)
+		if (w->form != F_TYPE_FIELD && w->form != F_TYPE_STORE)
 			continue;
 		j->tf_next[i] = map_get(&j->tf_at, at);
 		map_put(&j->tf_at, at, i);
+		/* a store only serves registrations.tsv kind store */
+		if (w->form == F_TYPE_STORE)
+			continue;
 		n = graph_node(j->g, w->file, w->func);
 		if (n != MAP_NONE && j->g->nodes[n].init_only)
 			continue;

@@ -19,7 +19,7 @@ const char *const form_names[F_NFORMS] = {
 	"assign", "compound", "incdec", "field", "element",
 	"addr", "array-arg", "memcpy", "asm", "initdata-addr",
 	"pointee", "pointee-addr",
-	"read", "unparsed", "type-field",
+	"read", "unparsed", "type-field", "type-store",
 };
 
 const char *const pkind_names[] = {
@@ -176,7 +176,7 @@ static int load_writes(struct facts *f, struct tsv *t)
 		w.file = str(f, t, c_file);
 		w.func = str(f, t, c_func);
 		w.field = STR_NONE;
-		if (w.form == F_TYPE_FIELD) {
+		if (w.form == F_TYPE_FIELD || w.form == F_TYPE_STORE) {
 			/* "struct foo->bar": the type and the field */
 			char *v = t->field[c_var], *arrow = strstr(v, "->");
 
@@ -184,8 +184,8 @@ static int load_writes(struct facts *f, struct tsv *t)
 				arrow = strstr(arrow + 2, "->");
 			if (!arrow || arrow == v || !arrow[2] ||
 			    w.func == STR_NONE) {
-				tsv_error(t, "form type-field wants var TYPE->FIELD and a function, not '%s'",
-					  v);
+				tsv_error(t, "form %s wants var TYPE->FIELD and a function, not '%s'",
+					  form_names[w.form], v);
 				return -1;
 			}
 			*arrow = '\0';

@@ -31,6 +31,7 @@ enum form {
 	F_READ,		/* a mention of a static variable: no write */
 	F_UNPARSED,	/* a mention in an unparsed region: facts may be missing */
 	F_TYPE_FIELD,	/* field of a type written through a pointer: var the type */
+	F_TYPE_STORE,	/* a file-scope object stored in a field: var the type */
 	F_NFORMS
 };
 
@@ -131,7 +132,8 @@ static inline int form_is_direct(int form)
 {
 	return form != F_ADDR && form != F_ARRAY_ARG &&
 		form != F_INITDATA_ADDR && form != F_POINTEE_ADDR &&
-		form != F_UNPARSED && form != F_TYPE_FIELD;
+		form != F_UNPARSED && form != F_TYPE_FIELD &&
+		form != F_TYPE_STORE;
 }
 
 #endif

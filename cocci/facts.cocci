@@ -795,14 +795,17 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 	# input->keycode = keymap: a file-scope object stored in the field
 	# (candidates/registrations.tsv kind store), whatever input is
 	rhs = re.sub(r"^&\s*", "", clean(V)) if V is not None else ""
-	if not registered_ptr(q, e) and rhs not in defs.get(q.file, {}):
-		return
+	form = "type-field"
+	if not registered_ptr(q, e):
+		if rhs not in defs.get(q.file, {}):
+			return
+		form = "type-store"
 	var = ty + "->" + str(fld)
 	key = (q.file, q.line, q.column, var)
 	if key in wpos:
 		return
 	wpos.add(key)
-	emit("writes", q.file, q.line, var, infunc(q), "type-field")
+	emit("writes", q.file, q.line, var, infunc(q), form)
 
 
 def reg_arg(G, x, p, pf):
