@@ -740,7 +740,7 @@ TF_TAIL_RE = re.compile(r"^(\s*(\.\s*[A-Za-z_]\w*|\[[^\[\]]*\]))*\s*$")
 
 # Which pointers lead back to an object someone registered: a global
 # pointer (cpufreq_driver->boost_enabled = state), a pointer held in
-# another object (priv->cdev), or a local the function got back from the
+# such an object (priv->cdev), or a local the function got back from the
 # core: container_of(), to_foo(dev), dev_get_drvdata(),
 # file->private_data. Not a parameter or a local from anywhere else: a
 # helper that fills in its argument (__cyc2ns_read(data), a resource
@@ -754,8 +754,13 @@ DERIVED_RE = re.compile(r"^\s*(\([^()]*\)\s*)?(" + DERIVED + ")")
 def registered_ptr(q, e):
 	"""Does pointer expression e (text) lead back to a registered object?"""
 	if not re.match(r"^[A-Za-z_]\w*$", e):
-		# a call or a member chain: to_foo(dev), priv->cdev
-		return DERIVED_RE.match(e) is not None or "->" in e or "." in e
+		# a call: to_foo(dev); a member chain by its base: cxt.cur_ops
+		# (a global), priv->cdev (priv = dev_get_drvdata(dev)), not
+		# seg->res of a new seg or state->user of a parameter
+		if DERIVED_RE.match(e):
+			return True
+		m = re.match(r"^([A-Za-z_]\w*)\s*(->|\.)", e)
+		return m is not None and registered_ptr(q, m.group(1))
 	fn = infunc(q)
 	for l1, l2, name in spans.get(q.file, ()):
 		if name != fn or not l1 <= q.line <= l2:
