@@ -18,7 +18,8 @@ usage: $0 [options] TREE FACTS_DIR [SCOPE...]
 
 Run the facts.cocci rules over TREE (a git work tree) and write
 FACTS_DIR/{defs,writes,funcs,funcrefs,calls,params,errors}.tsv, and
-FACTS_DIR/features.tsv: what the tree's kernel does (sealed static keys).
+FACTS_DIR/features.tsv: what the tree's kernel does (sealed static keys), and
+FACTS_DIR/layouts.tsv: the types that embed what a keeper writes after init.
 SCOPE is a list of directories or files relative to TREE (default: all).
 
 options:
@@ -350,6 +351,8 @@ command -v spatch >/dev/null || die 70 "spatch not found (apt-get install coccin
 mentions=$here/mentions
 [ -x "$mentions" ] ||
 	die 70 "missing $mentions, the phase-2 prefilter and .S reader (run make programs)"
+layouts=$here/layouts
+[ -x "$layouts" ] || die 70 "missing $layouts, the type trap's table (run make programs)"
 [ -f "$cocci" ] || die 70 "missing $cocci"
 [ -f "$here/builtins.h" ] || die 70 "missing $here/builtins.h"
 spatch --parse-cocci "$cocci" >/dev/null 2>&1 ||
@@ -655,6 +658,30 @@ grep -qw jump_label_init_ro "$tree/kernel/jump_label.c" 2>/dev/null && sealed=ye
 printf 'feature\tvalue\nsealed_static_keys\t%s\n' "$sealed" >"$facts/.features.tmp" &&
 	mv "$facts/.features.tmp" "$facts/features.tsv" ||
 	die 70 "cannot write $facts/features.tsv"
+# layouts.tsv: every type of the tree's C files that embeds, by value,
+# what a keeper writes after init (cocci/layouts, the type trap's table).
+# The whole tree takes about 20 s; the table is cached by the tree's
+# commit, its uncommitted changes and the program, so a rerun costs one
+# git diff.
+lkey=$({ git -C "$tree" rev-parse HEAD && git -C "$tree" diff HEAD &&
+	git -C "$tree" ls-files --others --exclude-standard -- '*.c' '*.h' &&
+	cksum <"$layouts"; } 2>/dev/null | cksum | cut -d ' ' -f 1)
+lcache=$cache/layouts-$lkey.tsv
+if [ ! -f "$lcache" ]; then
+	echo "run-facts: layouts: the types of the tree's .c and .h files" >&2
+	git -C "$tree" ls-files --cached --others --exclude-standard -- \
+		'*.c' '*.h' ':!tools' ':!scripts' ':!Documentation' \
+		':!samples' >"$wd/layouts.list" ||
+		die 70 "git ls-files failed in $tree"
+	"$layouts" "$tree" "$wd/layouts.list" >"$lcache.tmp.$$" 2>"$wd/layouts.err"
+	lrc=$?
+	# a file that vanished under it (exit 1) costs its types only
+	[ "$lrc" -le 1 ] || { cat "$wd/layouts.err" >&2; rm -f "$lcache.tmp.$$"
+		die 70 "cocci/layouts failed (exit $lrc)"; }
+	mv "$lcache.tmp.$$" "$lcache" || die 70 "cannot write $lcache"
+fi
+cp "$lcache" "$facts/.layouts.tmp" && mv "$facts/.layouts.tmp" "$facts/layouts.tsv" ||
+	die 70 "cannot write $facts/layouts.tsv"
 
 el=$(($(date +%s) - start))
 summary=""
