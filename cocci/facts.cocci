@@ -770,7 +770,9 @@ def registered_ptr(q, e):
 			if DERIVED_RE.match(text[m.end():]):
 				return True
 		# a parameter or a local: declared as *e in the function
-		return re.search(r"\*\s*" + re.escape(e) + r"\s*[=;,)\[]",
+		# (attributes allowed: *table __free(kfree) = kzalloc(...))
+		return re.search(r"\*\s*" + re.escape(e) +
+				 r"\s*(__\w+\s*(\([^()]*\))?\s*)*[=;,)\[]",
 				 text) is None
 	return False
 
