@@ -319,20 +319,51 @@ static const struct trap *type_trap(const struct judge *j,
 	return NULL;
 }
 
+/*
+ * The layouts.tsv row of a definition's type (pointers never), or NULL:
+ * a type that embeds a trap by value, found in the tree's own struct
+ * definitions (cocci/layouts) rather than in the hand list above.
+ */
+static const struct layout *layout_trap(const struct judge *j,
+					const struct def *df)
+{
+	char base[256];
+	uint32_t id, l;
+
+	if (!j->f->nlayouts || !base_type(j, df, base, sizeof(base)))
+		return NULL;
+	id = strtab_find(&j->f->strs, base);
+	if (id == STR_NONE)
+		return NULL;
+	l = map_get(&j->f->layout_of, id);
+	return l == MAP_NONE ? NULL : &j->f->layouts[l];
+}
+
 /* EV_BAD with the reason if D's type is a trap, else 0. */
 static int trap_status(const struct judge *j, uint32_t d,
 		       const struct write *w, char *buf, size_t len)
 {
 	const struct def *df = &j->f->defs[d];
+	const struct strtab *s = &j->f->strs;
 	const struct trap *t = type_trap(j, df);
+	const struct layout *l = t ? NULL : layout_trap(j, df);
+	const char *where = w->func == STR_NONE ? "at file scope" : "in ";
+	const char *func = w->func == STR_NONE ? "" : strtab_str(s, w->func);
 
+	if (l) {
+		snprintf(buf, len,
+			 "%s %s%s: a %s escapes, and it embeds %s (a %s, %s:%u), which whoever keeps it writes after init",
+			 form_names[w->form], where, func,
+			 strtab_str(s, l->type), strtab_str(s, l->field),
+			 strtab_str(s, l->trap), strtab_str(s, l->file),
+			 l->line);
+		return EV_BAD;
+	}
 	if (!t)
 		return 0;
 	snprintf(buf, len,
 		 "%s %s%s: a %s escapes, and whoever keeps it writes %s after init%s%s%s",
-		 form_names[w->form], w->func == STR_NONE ? "at file scope" :
-		 "in ", w->func == STR_NONE ? "" : strtab_str(&j->f->strs,
-								 w->func),
+		 form_names[w->form], where, func,
 		 t->type, t->field, t->where ? " (" : "",
 		 t->where ? t->where : "", t->where ? ")" : "");
 	return EV_BAD;

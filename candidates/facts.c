@@ -342,6 +342,38 @@ static int load_features(struct facts *f, struct tsv *t)
 	return rc;
 }
 
+/*
+ * layouts.tsv: "type field trap file line", one row per type that embeds
+ * what a keeper writes after init (cocci/layouts).  The first row of a
+ * type wins.
+ */
+static int load_layouts(struct facts *f, struct tsv *t)
+{
+	int c_type = col(t, "type"), c_field = col(t, "field");
+	int c_trap = col(t, "trap"), c_file = col(t, "file");
+	int c_line = col(t, "line");
+	uint32_t cap = 0;
+	int rc;
+
+	while ((rc = tsv_next(t)) > 0) {
+		struct layout l;
+
+		if (need(t, c_type) || need(t, c_trap) ||
+		    line_of(t, c_line, &l.line))
+			return -1;
+		l.type = str(f, t, c_type);
+		l.field = str(f, t, c_field);
+		l.trap = str(f, t, c_trap);
+		l.file = str(f, t, c_file);
+		if (map_get(&f->layout_of, l.type) != MAP_NONE)
+			continue;
+		GROW(f->layouts, f->nlayouts, cap);
+		map_put(&f->layout_of, l.type, f->nlayouts);
+		f->layouts[f->nlayouts++] = l;
+	}
+	return rc;
+}
+
 /* The headers of cocci/FACTS.md, exactly. */
 struct fact_file {
 	const char *name;
@@ -365,6 +397,12 @@ static const struct fact_file files[] = {
 	{ "errors.tsv", { "file", "reason" }, 2, load_errors },
 };
 
+static const struct fact_file optional[] = {
+	{ "features.tsv", { "feature", "value" }, 2, load_features },
+	{ "layouts.tsv", { "type", "field", "trap", "file", "line" }, 5,
+	  load_layouts },
+};
+
 int facts_load(struct facts *f, const char *dir)
 {
 	size_t i;
@@ -372,6 +410,7 @@ int facts_load(struct facts *f, const char *dir)
 
 	memset(f, 0, sizeof(*f));
 	strtab_init(&f->strs);
+	map_init(&f->layout_of);
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		char *path = xasprintf("%s/%s", dir, files[i].name);
 		struct tsv t;
@@ -388,21 +427,21 @@ int facts_load(struct facts *f, const char *dir)
 		if (rc < 0)
 			return err && err != ENOENT ? RC_HOST : RC_DATA;
 	}
-	{
-		static const char *const cols[] = { "feature", "value" };
-		char *path = xasprintf("%s/features.tsv", dir);
+	/* the optional files: without one, no feature and no derived trap */
+	for (i = 0; i < ARRAY_SIZE(optional); i++) {
+		char *path = xasprintf("%s/%s", dir, optional[i].name);
 		struct tsv t;
 		int rc;
 
 		if (access(path, F_OK) && errno == ENOENT) {
 			free(path);
-			return 0;
+			continue;
 		}
 		rc = tsv_open(&t, path, 0);
 		if (!rc)
-			rc = tsv_expect(&t, cols, 2);
+			rc = tsv_expect(&t, optional[i].cols, optional[i].ncols);
 		if (!rc)
-			rc = load_features(f, &t);
+			rc = optional[i].load(f, &t);
 		err = t.sys_errno;
 		tsv_close(&t);
 		free(path);

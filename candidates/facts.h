@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "map.h"
 #include "strtab.h"
 
 enum storage { ST_STATIC, ST_GLOBAL };
@@ -91,6 +92,14 @@ struct errrow {
 	uint32_t file, reason;
 };
 
+/* A type that embeds a trap by value (layouts.tsv). */
+struct layout {
+	uint32_t type;		/* "struct x", "union y" or a typedef name */
+	uint32_t field;		/* the path to the trap: "hotplug.kobj" */
+	uint32_t trap;		/* what it embeds: "struct kobject" */
+	uint32_t file, line;	/* the first member of the path */
+};
+
 struct facts {
 	struct strtab strs;
 	struct def *defs;
@@ -109,6 +118,13 @@ struct facts {
 	 * that uses a kernel key patches its own code and never writes it
 	 */
 	uint8_t sealed_keys;
+	/*
+	 * layouts.tsv (optional, cocci/layouts): the types that embed, by
+	 * value, what a keeper writes after init; type string id -> row
+	 */
+	struct layout *layouts;
+	uint32_t nlayouts;
+	struct map layout_of;
 };
 
 extern const char *const form_names[F_NFORMS];
@@ -118,6 +134,7 @@ extern const char *const pkind_names[];
  * Load every fact file of DIR: 0, or the exit code (RC_DATA for a missing
  * or malformed file, RC_HOST for a read error) after FILE:LINE messages.
  * features.tsv is optional: without it, no feature.
+ * layouts.tsv is optional too: without it, no derived type trap.
  */
 int facts_load(struct facts *f, const char *dir);
 

@@ -429,7 +429,8 @@ static void print_path(const uint32_t *via, uint32_t type, int depth,
 	const char *field;
 
 	if (depth > 32 || via[type] >= VIA_INERT) {
-		printf("\t%s", strtab_str(&strs, type));
+		/* a typedef of a trap type itself has no field: "-" */
+		printf("%s\t%s", printed ? "" : "-", strtab_str(&strs, type));
 		return;
 	}
 	m = &members[via[type]];

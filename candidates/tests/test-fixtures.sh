@@ -88,6 +88,8 @@ reason_has rg_keycodes "stored in struct input_dev->keycode" \
 	"a table stored in a field of registrations.tsv names the field"
 reason_has ao_phys "file-scope pointer ao_run, and ao_set_mode writes through it after init (alias_other_use.c:16)" \
 	"a write through a file-scope alias in another file names the pointer and the writer"
+reason_has lt_handler_x "it embeds hotplug.kobj (a struct kobject, layout_trap.c:20)" \
+	"a type trap found in the tree's own struct layouts names the field path and where it is declared"
 
 # A kernel that seals ro_after_init static keys at init (6.12's
 # jump_label_init_ro): a module that uses the exported key no longer

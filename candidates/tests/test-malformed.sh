@@ -65,6 +65,10 @@ good; printf 'feature\tvalue\nsome_later_feature\t42\n' > "$T/f/features.tsv"
 "$BIN" --facts "$T/f" --out "$T/out.tsv" 2>/dev/null &&
 	ok "a feature it does not know is left alone" ||
 	not_ok "a feature it does not know is left alone" "rejected"
+good; printf 'type\tfield\ttrap\tfile\tline\nstruct s\tl\tstruct list_head\ta.h\tx\n' > "$T/f/layouts.tsv"
+bad "layouts.tsv with a bad line" "layouts\\.tsv:2: column 'line': 'x' is not a number"
+good; printf 'type\tfield\ttrap\tfile\n' > "$T/f/layouts.tsv"
+bad "layouts.tsv with a wrong header" 'layouts\.tsv:1: bad header'
 good; printf '\n' >> "$T/f/funcs.tsv"
 bad "empty line" 'funcs\.tsv:3: empty line'
 good; printf 'a.c\t1\t\tfoo\n' >> "$T/f/funcrefs.tsv"

@@ -38,6 +38,7 @@ struct lt_hash|tbl|struct hlist_head|56|DECLARE_HASHTABLE
 struct lt_named|sub.n|atomic_t|62|a nested named struct
 struct lt_sub|n|atomic_t|61|the nested struct itself
 lt_outer_t|inner.node|struct list_head|65|a typedef of a trapped struct
+lt_lh_t|-|struct list_head|72|a typedef of a trap type: no field, "-"
 ROWS
 for t in 'struct lt_ptr' 'struct lt_fp' 'struct lt_key' 'struct lt_attr'; do
 	check "fixture: $t is no trap (pointers, function pointers, a static key, bit fields)" \
