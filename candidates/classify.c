@@ -961,18 +961,6 @@ static int init_data(const struct judge *j, uint32_t d, int incomplete)
 }
 
 /*
- * Is W a mention of def D at file scope other than its own parameter or
- * init-data table: an initializer of another variable, or a macro spatch
- * does not expand (apic_driver(x) puts &x in a section table)?
- */
-static int fscope_mention(const struct judge *j, uint32_t d,
-			  const struct write *w)
-{
-	return w->form == F_READ && w->func == STR_NONE &&
-		!is_param_site(j, w) && !initdata_site(j, d, w);
-}
-
-/*
  * A static key defined by a macro without an _RO form in 6.1's
  * include/linux/jump_label.h (DEFINE_STATIC_KEY_ARRAY_*): NULL if it has
  * one (TRUE, FALSE, MAYBE) or is a plain struct static_key.
@@ -992,15 +980,14 @@ static void judge_def(struct judge *j, uint32_t d)
 {
 	const struct def *df = &j->f->defs[d];
 	struct verdict *v = &j->v[d];
-	char why[512], first[1100], where[512], cap[600], fscope[600];
-	uint32_t i, ninit = 0, nesc = 0, nbad = 0, ncap = 0, nfscope = 0;
+	char why[512], first[1100], where[512], cap[600];
+	uint32_t i, ninit = 0, nesc = 0, nbad = 0, ncap = 0;
 	const char *skip = skip_reason(j, df);
 	int partial;
 	uint32_t err = graph_file_error(j->g, df->file, &partial);
 
 	first[0] = '\0';
 	cap[0] = '\0';
-	fscope[0] = '\0';
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 		int st = event_status(j, d, &j->ev[i], why, sizeof(why));
 
@@ -1012,13 +999,6 @@ static void judge_def(struct judge *j, uint32_t d)
 			event_where(j, &j->ev[i], where, sizeof(where));
 			snprintf(cap, sizeof(cap),
 				 "; named in a region spatch did not parse (%s)",
-				 where);
-		} else if (st == EV_IGNORED && !j->ev[i].is_param &&
-			 fscope_mention(j, d, &j->f->writes[j->ev[i].idx]) &&
-			 !nfscope++) {
-			event_where(j, &j->ev[i], where, sizeof(where));
-			snprintf(fscope, sizeof(fscope),
-				 "named at file scope (%s), in a table or a macro that may keep its address",
 				 where);
 		}
 		if (st != EV_BAD || nbad++)
@@ -1088,20 +1068,17 @@ static void judge_def(struct judge *j, uint32_t d)
 			 "%u init-only writes, %u escapes in init-only code%s%s",
 			 ninit, nesc, err != MAP_NONE ?
 			 "; its file has unparsed regions" : "", cap);
-	} else if (ncap || nfscope) {
+	} else if (ncap) {
 		/*
 		 * No write seen, but const would be a guess: a write may
-		 * hide where spatch gave up, and a table or macro that
-		 * stores the address may need it writable (a const object
-		 * behind a non-const pointer does not build, or oopses
-		 * when written through it).  __ro_after_init is safe for
+		 * hide where spatch gave up.  __ro_after_init is safe for
 		 * every write made during init.
 		 */
 		v->klass = K_RO;
 		v->conf = C_MEDIUM;
 		snprintf(why, sizeof(why),
 			 "no write seen, but %.440s: __ro_after_init, not const",
-			 ncap ? cap + 2 : fscope);
+			 cap + 2);
 	} else {
 		v->klass = K_CONST;
 		snprintf(why, sizeof(why), "never written%s: make it const",
