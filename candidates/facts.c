@@ -380,27 +380,25 @@ struct fact_file {
 	const char *cols[8];
 	int ncols;
 	int (*load)(struct facts *f, struct tsv *t);
+	int optional;		/* absent: no feature, no derived trap */
 };
 
 static const struct fact_file files[] = {
 	{ "defs.tsv", { "file", "line", "name", "storage", "type", "array",
-			"attrs", "init" }, 8, load_defs },
+			"attrs", "init" }, 8, load_defs, 0 },
 	{ "writes.tsv", { "file", "line", "var", "func", "form" }, 5,
-	  load_writes },
+	  load_writes, 0 },
 	{ "funcs.tsv", { "file", "line", "name", "storage", "section" }, 5,
-	  load_funcs },
+	  load_funcs, 0 },
 	{ "funcrefs.tsv", { "file", "line", "name", "func" }, 4,
-	  load_funcrefs },
-	{ "calls.tsv", { "file", "line", "caller", "callee" }, 4, load_calls },
+	  load_funcrefs, 0 },
+	{ "calls.tsv", { "file", "line", "caller", "callee" }, 4, load_calls, 0 },
 	{ "params.tsv", { "file", "line", "var", "kind", "perm", "handler" },
-	  6, load_params },
-	{ "errors.tsv", { "file", "reason" }, 2, load_errors },
-};
-
-static const struct fact_file optional[] = {
-	{ "features.tsv", { "feature", "value" }, 2, load_features },
+	  6, load_params, 0 },
+	{ "errors.tsv", { "file", "reason" }, 2, load_errors, 0 },
+	{ "features.tsv", { "feature", "value" }, 2, load_features, 1 },
 	{ "layouts.tsv", { "type", "field", "trap", "file", "line" }, 5,
-	  load_layouts },
+	  load_layouts, 1 },
 };
 
 int facts_load(struct facts *f, const char *dir)
@@ -416,32 +414,15 @@ int facts_load(struct facts *f, const char *dir)
 		struct tsv t;
 		int rc;
 
-		rc = tsv_open(&t, path, 0);
-		if (!rc)
-			rc = tsv_expect(&t, files[i].cols, files[i].ncols);
-		if (!rc)
-			rc = files[i].load(f, &t);
-		err = t.sys_errno;
-		tsv_close(&t);
-		free(path);
-		if (rc < 0)
-			return err && err != ENOENT ? RC_HOST : RC_DATA;
-	}
-	/* the optional files: without one, no feature and no derived trap */
-	for (i = 0; i < ARRAY_SIZE(optional); i++) {
-		char *path = xasprintf("%s/%s", dir, optional[i].name);
-		struct tsv t;
-		int rc;
-
-		if (access(path, F_OK) && errno == ENOENT) {
+		if (files[i].optional && access(path, F_OK) && errno == ENOENT) {
 			free(path);
 			continue;
 		}
 		rc = tsv_open(&t, path, 0);
 		if (!rc)
-			rc = tsv_expect(&t, optional[i].cols, optional[i].ncols);
+			rc = tsv_expect(&t, files[i].cols, files[i].ncols);
 		if (!rc)
-			rc = optional[i].load(f, &t);
+			rc = files[i].load(f, &t);
 		err = t.sys_errno;
 		tsv_close(&t);
 		free(path);
