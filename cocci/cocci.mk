@@ -40,3 +40,9 @@ bench-parse: cocci/mentions
 		rc=$$?; [ $$rc -le 1 ] || exit $$rc; \
 		[ $$rc -eq 0 ] || echo "bench-parse: parse-error rate above the target"
 bench: bench-parse
+
+# protos: the arguments that every declaration of a function takes as a
+# pointer to const (cocci/protos.c)
+PROGRAMS += cocci/protos
+cocci/protos: cocci/protos.c $(LIB)
+	$(CC) $(CFLAGS) -o $@ cocci/protos.c $(LIB)
