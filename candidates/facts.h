@@ -100,6 +100,13 @@ struct layout {
 	uint32_t file, line;	/* the first member of the path */
 };
 
+/* An argument every declaration takes as a pointer to const (protos.tsv). */
+struct proto {
+	uint32_t name;		/* the function, or a macro that forwards to one */
+	uint32_t arg;		/* from 0 */
+	uint32_t file, line;	/* its first declaration */
+};
+
 struct facts {
 	struct strtab strs;
 	struct def *defs;
@@ -125,6 +132,13 @@ struct facts {
 	struct layout *layouts;
 	uint32_t nlayouts;
 	struct map layout_of;
+	/*
+	 * protos.tsv (optional, cocci/protos): &x passed as such an argument
+	 * is a read; (name id, arg) -> row
+	 */
+	struct proto *protos;
+	uint32_t nprotos;
+	struct map proto_of;
 };
 
 extern const char *const form_names[F_NFORMS];
@@ -135,6 +149,7 @@ extern const char *const pkind_names[];
  * or malformed file, RC_HOST for a read error) after FILE:LINE messages.
  * features.tsv is optional: without it, no feature.
  * layouts.tsv is optional too: without it, no derived type trap.
+ * protos.tsv is optional too: without it, every &x passed is an escape.
  */
 int facts_load(struct facts *f, const char *dir);
 

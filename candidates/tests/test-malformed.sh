@@ -69,6 +69,10 @@ good; printf 'type\tfield\ttrap\tfile\tline\nstruct s\tl\tstruct list_head\ta.h\
 bad "layouts.tsv with a bad line" "layouts\\.tsv:2: column 'line': 'x' is not a number"
 good; printf 'type\tfield\ttrap\tfile\n' > "$T/f/layouts.tsv"
 bad "layouts.tsv with a wrong header" 'layouts\.tsv:1: bad header'
+good; printf 'name\targ\tfile\tline\nf\t-1\ta.h\t3\n' > "$T/f/protos.tsv"
+bad "protos.tsv with a negative argument" "protos\\.tsv:2: column 'arg'"
+good; printf 'name\targ\tfile\n' > "$T/f/protos.tsv"
+bad "protos.tsv with a wrong header" 'protos\.tsv:1: bad header'
 good; printf '\n' >> "$T/f/funcs.tsv"
 bad "empty line" 'funcs\.tsv:3: empty line'
 good; printf 'a.c\t1\t\tfoo\n' >> "$T/f/funcrefs.tsv"
