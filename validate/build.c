@@ -17,7 +17,10 @@ unsigned long long set_sig(const int *set, int n)
 	return fnv1a(fnv1a(FNV1A_INIT, &n, sizeof(n)), set, n * sizeof(*set));
 }
 
-/* The first compiler error of the build log, preferring one in file. */
+/*
+ * The first error of the build log (the compiler's, or modpost's "ERROR:
+ * modpost: Section mismatches detected."), preferring one in file.
+ */
 static char *build_error(struct ctx *x, const char *file)
 {
 	char *p = xasprintf("%s/build.log", x->build_dir);
@@ -27,7 +30,8 @@ static char *build_error(struct ctx *x, const char *file)
 	if (!buf)
 		return xstrdup("build failed (no build.log)");
 	while ((line = strsep(&next, "\n"))) {
-		if (!strstr(line, "error:") && !strstr(line, "Error "))
+		if (!strstr(line, "error:") && !strstr(line, "Error ") &&
+		    !strstr(line, "ERROR: "))
 			continue;
 		if (file && strstr(line, file)) {
 			first = line;
