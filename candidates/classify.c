@@ -273,6 +273,8 @@ static const struct trap traps[] = {
 	  "include/linux/input.h" },
 	{ "struct kset", "list (struct list_head), kobj",
 	  "include/linux/kobject.h" },
+	{ "struct resource", "parent, sibling and child (the resource tree)",
+	  "include/linux/ioport.h; written by __request_resource() and __release_resource() in kernel/resource.c whenever a child comes or goes" },
 };
 
 /*
@@ -609,6 +611,25 @@ static int const_read(const struct judge *j, uint32_t d,
 	return 1;
 }
 
+/* Has D an unparsed row on W's line (W's mention is in such a region)? */
+static int unparsed_at(const struct judge *j, uint32_t d,
+		       const struct write *w)
+{
+	uint32_t i;
+
+	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
+		const struct write *u;
+
+		if (j->ev[i].is_param)
+			continue;
+		u = &j->f->writes[j->ev[i].idx];
+		if (u->form == F_UNPARSED && u->file == w->file &&
+		    u->line == w->line)
+			return 1;
+	}
+	return 0;
+}
+
 static int status_of(const struct judge *j, uint32_t d,
 		     const struct event *e, char *buf, size_t len)
 {
@@ -685,6 +706,12 @@ static int status_of(const struct judge *j, uint32_t d,
 
 		if (a >= 0)
 			return a;
+	}
+	if (w->func == STR_NONE && w->form == F_ARRAY_ARG &&
+	    unparsed_at(j, d, w)) {
+		/* the text pass named it in code spatch did not parse */
+		snprintf(buf, len, "named in a region spatch did not parse");
+		return EV_CAP;
 	}
 	if (w->func == STR_NONE) {
 		snprintf(buf, len, form_is_direct(w->form) ?
