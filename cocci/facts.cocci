@@ -345,8 +345,12 @@ def static_reads(f):
 			# an array named in another initializer (".resource =
 			# foo_res") or a macro argument decays to its address,
 			# which no SmPL rule sees at file scope
+			# (an element, names[i], is a value, unless &names[i])
 			if is_array(f, name) and not SIZE_OF_RE.search(
-					text, max(m.start() - 40, 0), m.start()):
+					text, max(m.start() - 40, 0), m.start()) and \
+			   not (SUBSCRIPT_RE.match(text, m.end()) and not
+				text[max(m.start() - 8, 0):m.start()].rstrip()
+				.endswith("&")):
 				emit("writes", f, line, name, "-", "array-arg")
 		elif (name, where) in seen or ((line, name) in wl and "init" in
 						fsect.get((f, where), "").split(",")):
@@ -359,6 +363,7 @@ SIZE_OF_RE = re.compile(r"\b(ARRAY_SIZE|sizeof|__must_be_array|typeof|"
 			r"__typeof__|__typeof|MODULE_DEVICE_TABLE\s*\(\s*\w+\s*,|"
 			r"module_param\w*\s*\((?:\s*\w+\s*,)?)"
 			r"\s*\(?\s*$")
+SUBSCRIPT_RE = re.compile(r"\s*\[")
 # a function defined by a macro: NAME( on its line before the function name
 MACRO_FN_RE = re.compile(r"^\s*[A-Za-z_][A-Za-z0-9_]*\s*\(\s*$")
 # functions defined in the file being processed; the fn rule runs on a
