@@ -202,11 +202,22 @@ for n in ("atomic_read", "atomic64_read", "atomic_long_read",
 	  "atomic_long_read_acquire"):
 	READS[n] = (0,)
 
+# printing only reads its arguments (printk has no %n): "%pR", &res
+for lvl in "emerg alert crit err warn warning notice info cont devel debug".split():
+	for pre in ("pr_", "dev_", "netdev_"):
+		for suf in ("", "_once", "_ratelimited"):
+			READS[pre + lvl + suf] = None
+for n in """printk _printk printk_deferred early_printk printk_once
+printk_ratelimited dev_printk netdev_printk dev_err_probe""".split():
+	READS[n] = None
+# seq_printf(m, fmt, ...) writes the seq_file, reads the rest
+READS["seq_printf"] = 2
+
 def reads_arg(fn, i):
 	if fn not in READS:
 		return False
 	r = READS[fn]
-	return r is None or i in r
+	return r is None or (i >= r if isinstance(r, int) else i in r)
 
 readpos = set()	# (file, line, col) of arguments that are only read
 
