@@ -418,6 +418,50 @@ else
 	not_ok "postings: the $bign patches of $stem are two postings with QUEUE_MAX_PATCHES=$max" "$(ls "$gq" | tr '\n' ' ')"
 fi
 
+# ---- make queue-check-boot QUEUE_BOOT_IN_TREE=1 (fast) ------------------------
+# The queued commits are built in TREE's own (warm) build directory, the
+# queued variables must be in .data..ro_after_init, the boot must pass
+# with protection on, and TREE must end up at the commit it started at.
+before=$(git -C "$TREE" rev-parse HEAD)
+ACCEL=tcg sh "$root/patches/queue-boot.sh" --in-tree "$q" "$TREE" "$WORK" fast \
+	>"$t/boot.log" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'queued variables in .data..ro_after_init' "$t/boot.log" &&
+   grep -q 'booted, all exercises passed' "$t/boot.log"; then
+	ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed"
+else
+	not_ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed" \
+		"exit $rc: $(grep -i 'error' "$t/boot.log" | head -n 3 | tr '\n' ' ')"
+fi
+[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
+	ok "queue-check-boot --in-tree puts TREE back, clean, at $(echo "$before" | cut -c1-12)" ||
+	not_ok "queue-check-boot --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
+
+# ---- make queue-check-bisect QUEUE_BISECT_SAMPLE=2 (fast, in TREE) -------------
+# Two patches, the first and the last, each alone on core: built, their
+# variables looked up, booted; the README names them and the rest as not
+# checked.
+ACCEL=tcg sh "$root/patches/queue-bisect.sh" --in-tree --sample 2 "$q" "$TREE" \
+	"$WORK" fast >"$t/bisect.log" 2>&1
+rc=$?
+first=$(head -n 1 "$q/series")
+last=$(tail -n 1 "$q/series")
+if [ $rc -eq 0 ] && grep -q "^Checked: 2 of $npatch patches, a sample of 2" "$q/README" &&
+   grep -qxF "  pass $first: applied alone; build ok; $(awk -F '\t' -v p="$first" '$1 == p { print $4 }' "$q/bisect.tsv"); boot pass" "$q/README" &&
+   grep -q "^  pass $last: applied alone; build ok; " "$q/README" &&
+   grep -q "^Not checked: $((npatch - 2)) patches" "$q/README" &&
+   [ "$(grep -c '^Bisect check' "$q/README")" -eq 1 ]; then
+	ok "queue-check-bisect: the first and the last patch built and booted alone, the README says which"
+else
+	not_ok "queue-check-bisect: the first and the last patch built and booted alone, the README says which" \
+		"exit $rc: $(grep -i 'error\|FAILED' "$t/bisect.log" | head -n 3 | tr '\n' ' ')"
+fi
+[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
+	ok "queue-check-bisect --in-tree puts TREE back, clean" ||
+	not_ok "queue-check-bisect --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
+
 # ---- initdata patches (issue 19 item 4): a kind of their own -----------------
 # srbds_off (__ro_after_init, from the fixture) and two init-only
 # variables: mpf_found, which only __init functions of mpparse.c touch
@@ -426,6 +470,8 @@ fi
 # journals them. bugs.c gets two patches, one per annotation; each diff
 # adds its annotation and passes queue.sh's checks (checkpatch --strict,
 # git am onto pristine and core).
+# Last: queue.sh rewrites WORK/qtree-am-core, which queue-check-boot above
+# reads for the fixture's queue.
 if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
 	. "$root/lib/ktree.sh"
 	l_mpf=$(ktree_line "$TREE" pristine arch/x86/kernel/mpparse.c '^static bool mpf_found;')
@@ -485,49 +531,5 @@ if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
 		ok "initdata: bugs.c's __ro_after_init patch stays as it was" ||
 		not_ok "initdata: bugs.c's __ro_after_init patch stays as it was" "see $p"
 fi
-
-# ---- make queue-check-boot QUEUE_BOOT_IN_TREE=1 (fast) ------------------------
-# The queued commits are built in TREE's own (warm) build directory, the
-# queued variables must be in .data..ro_after_init, the boot must pass
-# with protection on, and TREE must end up at the commit it started at.
-before=$(git -C "$TREE" rev-parse HEAD)
-ACCEL=tcg sh "$root/patches/queue-boot.sh" --in-tree "$q" "$TREE" "$WORK" fast \
-	>"$t/boot.log" 2>&1
-rc=$?
-if [ $rc -eq 0 ] && grep -q 'queued variables in .data..ro_after_init' "$t/boot.log" &&
-   grep -q 'booted, all exercises passed' "$t/boot.log"; then
-	ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed"
-else
-	not_ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed" \
-		"exit $rc: $(grep -i 'error' "$t/boot.log" | head -n 3 | tr '\n' ' ')"
-fi
-[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
-	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
-	ok "queue-check-boot --in-tree puts TREE back, clean, at $(echo "$before" | cut -c1-12)" ||
-	not_ok "queue-check-boot --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
-
-# ---- make queue-check-bisect QUEUE_BISECT_SAMPLE=2 (fast, in TREE) -------------
-# Two patches, the first and the last, each alone on core: built, their
-# variables looked up, booted; the README names them and the rest as not
-# checked.
-ACCEL=tcg sh "$root/patches/queue-bisect.sh" --in-tree --sample 2 "$q" "$TREE" \
-	"$WORK" fast >"$t/bisect.log" 2>&1
-rc=$?
-first=$(head -n 1 "$q/series")
-last=$(tail -n 1 "$q/series")
-if [ $rc -eq 0 ] && grep -q "^Checked: 2 of $npatch patches, a sample of 2" "$q/README" &&
-   grep -qxF "  pass $first: applied alone; build ok; $(awk -F '\t' -v p="$first" '$1 == p { print $4 }' "$q/bisect.tsv"); boot pass" "$q/README" &&
-   grep -q "^  pass $last: applied alone; build ok; " "$q/README" &&
-   grep -q "^Not checked: $((npatch - 2)) patches" "$q/README" &&
-   [ "$(grep -c '^Bisect check' "$q/README")" -eq 1 ]; then
-	ok "queue-check-bisect: the first and the last patch built and booted alone, the README says which"
-else
-	not_ok "queue-check-bisect: the first and the last patch built and booted alone, the README says which" \
-		"exit $rc: $(grep -i 'error\|FAILED' "$t/bisect.log" | head -n 3 | tr '\n' ' ')"
-fi
-[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
-	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
-	ok "queue-check-bisect --in-tree puts TREE back, clean" ||
-	not_ok "queue-check-bisect --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
 
 finish
