@@ -532,4 +532,19 @@ if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
 		not_ok "initdata: bugs.c's __ro_after_init patch stays as it was" "see $p"
 fi
 
+# make queue-check-boot on the initdata queue: __initdata/__initconst
+# variables are checked between __init_begin and __init_end.
+if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
+	before=$(git -C "$TREE" rev-parse HEAD)
+	ACCEL=tcg sh "$root/patches/queue-boot.sh" --in-tree "$iq" "$TREE" "$WORK" fast \
+		>"$t/init-boot.log" 2>&1
+	rc=$?
+	ninit=$(sed -n "s/.*, \([0-9]*\) in its init sections,.*/\1/p" "$t/init-boot.log")
+	[ $rc -eq 0 ] && [ "${ninit:-0}" -ge 2 ] && grep -q "booted, all exercises passed" "$t/init-boot.log" &&
+		[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
+		ok "initdata: queue-check-boot finds mpf_found and the const table in the init sections, boot passes" ||
+		not_ok "initdata: queue-check-boot finds the init variables in the init sections, boot passes" \
+			"exit $rc, $ninit in the init sections: $(grep -i "error" "$t/init-boot.log" | head -n 3 | tr "\n" " ")"
+fi
+
 finish
