@@ -623,8 +623,43 @@ def subscript_form(f, x, form):
 		return form
 	return "pointee-addr" if form == "addr" else "pointee"
 
+# "#define futex_hashsize (__futex_data.hashsize)": an object macro that
+# names an lvalue of a variable of the file (x, x.f..., x[i]...) is that
+# lvalue wherever the file writes it (kernel/futex/core.c writes the
+# struct only through such macros).  One line, no parameters.
+MACRO_ALIAS_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+"
+			    r"\(*[ \t]*([A-Za-z_]\w*)[ \t]*((?:\.|\[)[^\\]*?)?"
+			    r"[ \t)]*$")
+macro_aliases = {}	# file -> {macro: (variable, bare|field|element)}
+
+def macro_alias(f, name):
+	if f not in macro_aliases:
+		al = {}
+		for s in src(f):
+			m = MACRO_ALIAS_RE.match(s)
+			if not m or m.group(2) not in defs.get(f, {}) or \
+			   m.group(3) is not None and m.group(3).count("(") != \
+			   m.group(3).count(")"):
+				continue
+			rest = m.group(3) or ""
+			al[m.group(1)] = (m.group(2), "field" if rest.startswith(".")
+					  else "element" if rest else "bare")
+		macro_aliases[f] = al
+	return macro_aliases[f].get(name)
+
+# what a write of the macro is for the variable: a whole write of x.f is
+# a field write of x; &x.f and an array x.f passed are escapes of x; a
+# write through a pointer field (pointee) stays the pointee's
+ALIAS_FORM = {"assign": None, "compound": None, "incdec": None,
+	      "field": None, "element": None, "array-arg": "addr"}
+
 def report_write(p, x, form):
 	f = p.file
+	al = macro_alias(f, x) if x not in defs.get(f, {}) else None
+	if al is not None:
+		x = al[0]
+		if al[1] != "bare" and form in ALIAS_FORM:
+			form = ALIAS_FORM[form] or al[1]
 	key = (f, p.line, p.column, x)
 	if key in wpos:
 		return
