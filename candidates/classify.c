@@ -341,9 +341,38 @@ static const struct layout *layout_trap(const struct judge *j,
 	return l == MAP_NONE ? NULL : &j->f->layouts[l];
 }
 
-/* EV_BAD with the reason if D's type is a trap, else 0. */
+/*
+ * Trap types whose keeper changes them through a pointer to const, by a
+ * cast: a count (get_cred() takes a const struct cred * and counts a
+ * reference) or a lock.  The others are links (a list node, the resource
+ * tree, a notifier chain), which nobody makes through a const pointer.
+ */
+static const char *const counted_traps[] = {
+	"atomic_t", "atomic64_t", "atomic_long_t", "refcount_t",
+	"struct kref", "struct kobject", "spinlock_t", "raw_spinlock_t",
+	"rwlock_t", "seqlock_t", "struct mutex", "struct rw_semaphore",
+	"struct semaphore", "struct percpu_ref", "struct device",
+	"struct platform_device", "struct kset",
+};
+
+static int counted_trap(const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(counted_traps); i++) {
+		if (!strcmp(type, counted_traps[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * EV_BAD with the reason if D's type is a trap, else 0; *COUNTED says
+ * whether the trap is a count or a lock (counted_trap()).
+ */
 static int trap_status(const struct judge *j, uint32_t d,
-		       const struct write *w, char *buf, size_t len)
+		       const struct write *w, char *buf, size_t len,
+		       int *counted)
 {
 	const struct def *df = &j->f->defs[d];
 	const struct strtab *s = &j->f->strs;
@@ -353,6 +382,7 @@ static int trap_status(const struct judge *j, uint32_t d,
 	const char *func = w->func == STR_NONE ? "" : strtab_str(s, w->func);
 
 	if (l) {
+		*counted = counted_trap(strtab_str(s, l->trap));
 		snprintf(buf, len,
 			 "%s %s%s: a %s escapes, and it embeds %s (a %s, %s:%u), which whoever keeps it writes after init",
 			 form_names[w->form], where, func,
@@ -363,6 +393,9 @@ static int trap_status(const struct judge *j, uint32_t d,
 	}
 	if (!t)
 		return 0;
+	l = layout_trap(j, df);
+	*counted = counted_trap(t->type) ||
+		   (l && counted_trap(strtab_str(s, l->trap)));
 	snprintf(buf, len,
 		 "%s %s%s: a %s escapes, and whoever keeps it writes %s after init%s%s%s",
 		 form_names[w->form], where, func,
@@ -636,6 +669,7 @@ static int status_of(const struct judge *j, uint32_t d,
 	const struct strtab *s = &j->f->strs;
 	const struct write *w;
 	uint32_t n;
+	int counted = 0;
 
 	buf[0] = '\0';
 	if (e->is_param)
@@ -683,12 +717,21 @@ static int status_of(const struct judge *j, uint32_t d,
 			 "referenced from assembly (address or read)");
 		return EV_ESCAPE;
 	}
-	if (!form_is_direct(w->form) && trap_status(j, d, w, buf, len))
-		return EV_BAD;
 	/*
-	 * after the trap: get_cred() takes a const struct cred * and casts
-	 * it away to count a reference, which a trap type says it may
+	 * A const argument is a read even for a trap type whose trap is a
+	 * link (resource_size(&res)); not for a count or a lock: get_cred()
+	 * takes a const struct cred * and casts it away to count a reference.
 	 */
+	if (!form_is_direct(w->form) &&
+	    trap_status(j, d, w, buf, len, &counted)) {
+		char rd[512];
+
+		if (!counted && const_read(j, d, w, rd, sizeof(rd))) {
+			snprintf(buf, len, "%s", rd);
+			return EV_READ;
+		}
+		return EV_BAD;
+	}
 	if (const_read(j, d, w, buf, len))
 		return EV_READ;
 	if (w->func == STR_NONE && w->form == F_INITDATA_ADDR) {
