@@ -149,6 +149,8 @@ static void candidate_row(struct sb *f, struct report *r, struct var *v)
 	const char *base;
 
 	row_head(f, vd, v);
+	sb_addf(f, "<code class=\"annotation\">%s</code></td><td>",
+		annot_name[v->annot]);
 	html_esc(f, v->confidence);
 	sb_add(f, "</td><td>");
 	html_esc(f, v->reason);
@@ -181,7 +183,7 @@ static void candidate_table(struct sb *f, struct report *r)
 {
 	int i;
 
-	sb_add(f, "<table id=\"candidates\"><tr><th>variable</th><th>definition</th><th>confidence</th><th>finder: why init-only, writers</th><th>verdict</th><th>validation: section check, exercises, reason</th><th>patch</th></tr>\n");
+	sb_add(f, "<table id=\"candidates\"><tr><th>variable</th><th>definition</th><th>annotation</th><th>confidence</th><th>finder: why init-only, writers</th><th>verdict</th><th>validation: section check, exercises, reason</th><th>patch</th></tr>\n");
 	for (i = 0; i < r->n; i++)
 		candidate_row(f, r, &r->v[i]);
 	sb_add(f, "</table>\n");
@@ -259,6 +261,29 @@ static void notbuilt_section(struct sb *f, struct report *r)
 	free(done);
 }
 
+/*
+ * Each kind of conversion, by the annotation it adds, through its own
+ * funnel: candidates, validated, accepted, queued.
+ */
+static void kind_table(struct sb *f, const struct report *r)
+{
+	int a, s;
+
+	sb_add(f, "<table id=\"kinds\"><tr><th>annotation</th>");
+	for (s = 0; s < KS_NR; s++)
+		sb_addf(f, "<th>%s</th>", kstage_name[s]);
+	sb_add(f, "</tr>\n");
+	for (a = 0; a < A_NR; a++) {
+		sb_addf(f, "<tr data-annotation=\"%s\"><td><code>%s</code></td>",
+			annot_name[a], annot_name[a]);
+		for (s = 0; s < KS_NR; s++)
+			sb_addf(f, "<td data-stage=\"%s\">%d</td>",
+				kstage_name[s], r->kind_count[a][s]);
+		sb_add(f, "</tr>\n");
+	}
+	sb_add(f, "</table>\n<p class=\"note\">__initdata and __initconst conversions (variables that only __init code reads and writes, freed with the init sections) are validated like __ro_after_init ones, checked in .init.data or .init.rodata and against new modpost section mismatches, and queued in patches of their own.</p>\n");
+}
+
 /* The finder's rejections: the first disqualifying writer, file:line. */
 static void finder_table(struct sb *f, struct report *r)
 {
@@ -293,6 +318,8 @@ void write_html(struct report *r, const char *dir, const char *title)
 	html_esc(&f, title);
 	sb_add(&f, "</h1>\n<h2>Funnel</h2>\n");
 	svg_funnel(&f, r);
+	sb_add(&f, "<h2>By annotation</h2>\n");
+	kind_table(&f, r);
 	sb_add(&f, "<h2>Per directory</h2>\n");
 	subsystem_table(&f, r);
 	notbuilt_section(&f, r);

@@ -36,6 +36,24 @@ static struct var *push(struct var **v, int *n, int *cap)
 
 enum { K_RO, K_CONST, K_REJECTED, K_ALREADY, K_SKIP, K_INITDATA };
 
+/*
+ * An initdata row's annotation, as validate takes it: the optional
+ * annotation column's, else __initconst when the reason names it.
+ */
+static enum annot initdata_annot(struct tsv *t, int col, const char *reason)
+{
+	static const char *const names[] = {
+		[A_RO_AFTER_INIT] = "ro_after_init", [A_INITDATA] = "initdata",
+		[A_INITCONST] = "initconst", [A_NR] = "-" };
+	int k = col < 0 ? A_NR : tsv_enum(t, col, names, ARRAY_SIZE(names));
+
+	if (k < 0)
+		tsv_fail(t);
+	if (k < A_NR)
+		return (enum annot)k;
+	return strstr(reason, "__initconst") ? A_INITCONST : A_INITDATA;
+}
+
 void read_candidates(struct report *r, const char *path)
 {
 	static const char *const cols[] = { "file", "line", "name", "class",
@@ -48,7 +66,7 @@ void read_candidates(struct report *r, const char *path)
 		"low" };
 	enum { C_FILE, C_LINE, C_NAME, C_CLASS, C_CONF, C_REASON, C_EV };
 	struct tsv t;
-	int c[ARRAY_SIZE(cols)], k, rc;
+	int c[ARRAY_SIZE(cols)], k, rc, ca;
 	size_t i;
 
 	if (tsv_open(&t, path, 0))
@@ -58,6 +76,7 @@ void read_candidates(struct report *r, const char *path)
 		if (c[i] < 0)
 			tsv_fail(&t);
 	}
+	ca = tsv_col(&t, "annotation");	/* optional */
 	while ((rc = tsv_next(&t)) > 0) {
 		char **f = t.field;
 		struct var *v;
@@ -72,7 +91,7 @@ void read_candidates(struct report *r, const char *path)
 		k = tsv_enum(&t, c[C_CLASS], classes, ARRAY_SIZE(classes));
 		if (k < 0)
 			tsv_fail(&t);
-		if (k == K_RO)
+		if (k == K_RO || k == K_INITDATA)
 			v = push(&r->v, &r->n, &r->cap);
 		else if (k == K_REJECTED)
 			v = push(&r->fr, &r->nfr, &r->capfr);
@@ -84,6 +103,8 @@ void read_candidates(struct report *r, const char *path)
 		v->confidence = xstrdup(f[c[C_CONF]]);
 		v->reason = xstrdup(f[c[C_REASON]]);
 		v->evidence = xstrdup(f[c[C_EV]]);
+		if (k == K_INITDATA)
+			v->annot = initdata_annot(&t, ca, v->reason);
 	}
 	if (rc < 0)
 		tsv_fail(&t);
@@ -120,6 +141,10 @@ void read_journal(struct report *r, const char *path)
 		v->verdict = verdict_name(j->verdict);
 		v->level = j->level;
 		v->vevidence = xstrdup(j->evidence);
+		/* validate's section check names the annotation it took */
+		if (j->verdict == V_ACCEPTED && v->annot != A_RO_AFTER_INIT)
+			v->annot = strstr(j->evidence, "section=.init.rodata") ?
+				   A_INITCONST : A_INITDATA;
 	}
 	journal_rows_free(&rows);
 }
@@ -182,7 +207,7 @@ static void refuse_nul(const char *path, const char *buf, size_t len)
 	die(RC_DATA, "%s:%lu: NUL byte in a text file", path, line);
 }
 
-/* The candidates whose name one of PATCH's added lines annotates. */
+/* The conversions whose name one of PATCH's added lines annotates. */
 static void link_patch(struct report *r, const char *queue,
 		       const char *series, unsigned long lineno,
 		       const char *patch)
@@ -198,12 +223,13 @@ static void link_patch(struct report *r, const char *queue,
 	refuse_nul(path, buf, len);
 	for (l = buf; *l; l = next) {
 		next = cut_line(l);
-		if (l[0] != '+' || l[1] == '+' || !strstr(l, "__ro_after_init"))
+		if (l[0] != '+' || l[1] == '+')
 			continue;
 		for (i = 0; i < r->n; i++) {
 			struct var *v = &r->v[i];
 
-			if (!v->patch && has_identifier(l, v->name))
+			if (!v->patch && strstr(l, annot_name[v->annot]) &&
+			    has_identifier(l, v->name))
 				v->patch = xstrdup(patch);
 		}
 	}

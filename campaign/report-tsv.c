@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-tsv.c - report.tsv (one row per ro_after_init candidate) and
- * funnel.tsv (stage, count; the accepted ones per level last) for
- * scripts; columns in FORMATS.md.
+ * report-tsv.c - report.tsv (one row per conversion candidate, its
+ * annotation last), funnel.tsv (stage, count; the accepted ones per level
+ * last) and kinds.tsv (annotation, then its candidates, validated,
+ * accepted and queued) for scripts; columns in FORMATS.md.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ void write_tsv(struct report *r, const char *dir)
 	int i, s;
 
 	sb_init(&f);
-	sb_add(&f, "file\tline\tname\tconfidence\tverdict\tlevel\tstage\tdirectory\tpatch\tfinder_reason\tfinder_evidence\tvalidation_evidence\n");
+	sb_add(&f, "file\tline\tname\tconfidence\tverdict\tlevel\tstage\tdirectory\tpatch\tfinder_reason\tfinder_evidence\tvalidation_evidence\tannotation\n");
 	for (i = 0; i < r->n; i++) {
 		struct var *v = &r->v[i];
 
@@ -49,7 +50,8 @@ void write_tsv(struct report *r, const char *dir)
 		free(sub);
 		tsv_field(&f, v->reason, 0);
 		tsv_field(&f, v->evidence, 0);
-		tsv_field(&f, v->vevidence ? v->vevidence : "-", 1);
+		tsv_field(&f, v->vevidence ? v->vevidence : "-", 0);
+		sb_addf(&f, "%s\n", annot_name[v->annot]);
 	}
 	write_out(dir, "report.tsv", &f);
 
@@ -60,4 +62,17 @@ void write_tsv(struct report *r, const char *dir)
 	for (s = EV_LEVEL_EXERCISED; s < EV_LEVEL_NR; s++)
 		sb_addf(&f, "%s\t%d\n", level_stage[s], r->level_count[s]);
 	write_out(dir, "funnel.tsv", &f);
+
+	sb_init(&f);
+	sb_add(&f, "annotation");
+	for (s = 0; s < KS_NR; s++)
+		sb_addf(&f, "\t%s", kstage_name[s]);
+	sb_addc(&f, '\n');
+	for (i = 0; i < A_NR; i++) {
+		sb_add(&f, annot_name[i]);
+		for (s = 0; s < KS_NR; s++)
+			sb_addf(&f, "\t%d", r->kind_count[i][s]);
+		sb_addc(&f, '\n');
+	}
+	write_out(dir, "kinds.tsv", &f);
 }

@@ -7,12 +7,14 @@
  * Usage: report --candidates FILE --journal FILE --out DIR
  *               [--queue DIR] [--facts DIR] [--title TEXT]
  *
- * Writes DIR/report.html, DIR/report.tsv (one row per ro_after_init
- * candidate) and DIR/funnel.tsv (stage, count).  The funnel stages:
+ * Writes DIR/report.html, DIR/report.tsv (one row per conversion
+ * candidate: class ro_after_init or initdata), DIR/funnel.tsv (stage,
+ * count) and DIR/kinds.tsv (each annotation's funnel: __ro_after_init,
+ * __initdata, __initconst).  The funnel stages:
  *   scanned     file-scope variables the finder judged (candidates.tsv rows)
- *   candidates  of those, class ro_after_init
+ *   candidates  of those, class ro_after_init or initdata
  *   validated   candidates with a journal verdict (the last one counts)
- *   built       compiled in the profile, annotation in .data..ro_after_init
+ *   built       compiled in the profile, in its annotation's section
  *   booted      booted and exercised: accepted, or rejected by a boot
  *   accepted    the journal's accepted verdicts
  * and, after them, the accepted ones per evidence level (lib/evidence.h):
@@ -34,8 +36,18 @@ const char *const stage_name[S_NR] = {
 };
 
 const char *const stage_label[S_NR] = {
-	"variables scanned", "ro_after_init candidates", "validated",
-	"built, in .data..ro_after_init", "booted and exercised", "accepted",
+	"variables scanned", "conversion candidates", "validated",
+	"built, in its annotation's section", "booted and exercised", "accepted",
+};
+
+const char *const annot_name[A_NR] = {
+	[A_RO_AFTER_INIT] = "__ro_after_init",
+	[A_INITDATA] = "__initdata",
+	[A_INITCONST] = "__initconst",
+};
+
+const char *const kstage_name[KS_NR] = {
+	"candidates", "validated", "accepted", "queued",
 };
 
 const char *const level_stage[EV_LEVEL_NR] = {
@@ -80,20 +92,30 @@ const char *notbuilt_kind(const char *reason)
 	return "other";
 }
 
-/* A rejection decided before any boot: annotate, build or section check. */
+/*
+ * A rejection decided before any boot: annotate, build, section check or
+ * a new modpost section mismatch (an initdata conversion).
+ */
 static int rejected_before_boot(const char *ev)
 {
+	static const char *const before[] = { "annotate", "build", "section",
+		"modpost" };
 	char stage[32];
+	size_t i;
 
-	return !ev_stage(ev, stage, sizeof(stage)) &&
-	       (!strcmp(stage, "annotate") || !strcmp(stage, "build") ||
-		!strcmp(stage, "section"));
+	if (ev_stage(ev, stage, sizeof(stage)))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(before); i++)
+		if (!strcmp(stage, before[i]))
+			return 1;
+	return 0;
 }
 
 /* Each candidate's furthest stage; each stage counts what got that far. */
 void classify(struct report *r)
 {
 	int i, s;
+	int *k;
 
 	r->count[S_SCANNED] = r->scanned;
 	for (i = 0; i < r->n; i++) {
@@ -112,6 +134,11 @@ void classify(struct report *r)
 		}
 		for (s = S_CANDIDATES; s <= (int)v->reached; s++)
 			r->count[s]++;
+		k = r->kind_count[v->annot];
+		k[KS_CANDIDATES]++;
+		k[KS_VALIDATED] += !!v->verdict;
+		k[KS_ACCEPTED] += v->reached == S_ACCEPTED;
+		k[KS_QUEUED] += !!v->patch;
 	}
 }
 
@@ -138,7 +165,8 @@ static const char usage[] =
 "\n"
 "Join a campaign's candidates.tsv, the validator's journal.tsv and the\n"
 "queue into DIR/report.html (static page, inline SVG funnel), and\n"
-"DIR/report.tsv and DIR/funnel.tsv for scripts.  --facts (the finder's\n"
+"DIR/report.tsv, DIR/funnel.tsv and DIR/kinds.tsv (each annotation's\n"
+"funnel) for scripts.  --facts (the finder's\n"
 "facts directory) lets a rejection name the writer's file:line.\n"
 "Exit: 0 written, 64 usage, 65 malformed input (named FILE:LINE),\n"
 "70 cannot write.\n";
@@ -211,5 +239,16 @@ int main(int argc, char **argv)
 	       r.count[S_ACCEPTED], r.level_count[EV_LEVEL_EXERCISED],
 	       r.level_count[EV_LEVEL_MODULE_CYCLED],
 	       r.level_count[EV_LEVEL_BUILT]);
+	printf("report: by annotation: %s %d (accepted %d, queued %d), %s %d (accepted %d, queued %d), %s %d (accepted %d, queued %d)\n",
+	       annot_name[A_RO_AFTER_INIT],
+	       r.kind_count[A_RO_AFTER_INIT][KS_CANDIDATES],
+	       r.kind_count[A_RO_AFTER_INIT][KS_ACCEPTED],
+	       r.kind_count[A_RO_AFTER_INIT][KS_QUEUED],
+	       annot_name[A_INITDATA], r.kind_count[A_INITDATA][KS_CANDIDATES],
+	       r.kind_count[A_INITDATA][KS_ACCEPTED],
+	       r.kind_count[A_INITDATA][KS_QUEUED],
+	       annot_name[A_INITCONST], r.kind_count[A_INITCONST][KS_CANDIDATES],
+	       r.kind_count[A_INITCONST][KS_ACCEPTED],
+	       r.kind_count[A_INITCONST][KS_QUEUED]);
 	return RC_OK;
 }

@@ -19,24 +19,33 @@ extern const char *const stage_label[S_NR];
 extern const char *const level_stage[EV_LEVEL_NR];
 extern const char *const level_label[EV_LEVEL_NR];
 
+/* A conversion's kind: the annotation it adds. */
+enum annot { A_RO_AFTER_INIT, A_INITDATA, A_INITCONST, A_NR };
+extern const char *const annot_name[A_NR];
+/* Its funnel, per kind: kinds.tsv columns, the HTML table. */
+enum kstage { KS_CANDIDATES, KS_VALIDATED, KS_ACCEPTED, KS_QUEUED, KS_NR };
+extern const char *const kstage_name[KS_NR];
+
 struct var {
 	char *file, *name, *confidence, *reason, *evidence;
 	long line;
 	const char *verdict;	/* NULL: not validated yet */
 	enum ev_level level;	/* the journal's, "-" unless accepted */
+	enum annot annot;	/* __ro_after_init, __initdata, __initconst */
 	char *vevidence;	/* the journal's evidence */
 	char *patch;		/* queued patch, relative to the queue dir */
 	enum stage reached;
 };
 
 struct report {
-	struct var *v;		/* the ro_after_init candidates */
+	struct var *v;		/* the conversions: ro_after_init, initdata */
 	int n, cap;
 	struct var *fr;		/* rejected by the finder, with the writer */
 	int nfr, capfr;
 	int scanned;
 	int count[S_NR];
 	int level_count[EV_LEVEL_NR];	/* the accepted ones, per level */
+	int kind_count[A_NR][KS_NR];	/* each kind's funnel */
 	char **fn_name, **fn_where;	/* function -> file:line (facts) */
 	int nfn;
 };

@@ -152,4 +152,95 @@ sed 's/\tmodule-cycled\t/\texercised\t/' "$t/journal.tsv" >"$t/bad/journal.tsv"
 rc=$?
 check "a level that contradicts the evidence: exit 65 naming journal.tsv:3, no report (got $rc)" \
 	sh -c "[ $rc -eq 65 ] && grep -q 'journal.tsv:3: column .level.' '$t/bad.out' && [ ! -e '$t/bad/report.tsv' ]"
+
+# ---- initdata conversions: their own kind, through the funnel ---------------
+# Five conversions and a const row: one __ro_after_init accepted and
+# queued; two __initdata, one accepted and queued, one rejected by a new
+# modpost section mismatch (decided before any boot); two __initconst, one
+# named by the section check of its accepted verdict (.init.rodata) and
+# not queued, one named by the optional annotation column and not
+# validated.
+i=$t/init
+mkdir -p "$i/queue/01-init"
+{
+	row file line name storage class confidence reason evidence annotation
+	row init/main.c 10 ro_a static ro_after_init high "written in init only" init/main.c:30:setup:assign -
+	row init/main.c 11 id_q static initdata - "read and written only by __init code (1 writes): __initdata, freed with the init sections" init/main.c:31:setup:assign -
+	row init/main.c 12 id_rej static initdata - "read and written only by __init code (1 writes): __initdata, freed with the init sections" init/main.c:32:setup:assign -
+	row init/main.c 13 ic_tab static initdata - "const, read only by __init code" - -
+	row init/main.c 14 ic_col static initdata - "read only by __init code" - initconst
+	row init/main.c 15 c_var static const - "never written" - -
+} >"$i/candidates.tsv"
+{
+	row time variable file line batch verdict evidence level config_hash core_hash
+	jrow ro_a init/main.c 10 accepted "built=init/main.o,vmlinux; booted=warn,default; exercised=boot" exercised
+	jrow id_q init/main.c 11 accepted "built=init/main.o,vmlinux; section=.init.data; modpost=no-mismatch; booted=warn,default; exercised=boot" exercised
+	jrow id_rej init/main.c 12 rejected "modpost: section mismatch in vmlinux: late_fn (section: .text) refers to id_rej (section: .init.data), which is freed after init" -
+	jrow ic_tab init/main.c 13 accepted "built=init/main.o,vmlinux; section=.init.rodata; modpost=no-mismatch; booted=warn,default; exercised=boot" exercised
+} >"$i/journal.tsv"
+printf '01-init/0001-init-Mark-id_q.patch\n01-init/0002-init-Mark-ro_a.patch\n' >"$i/queue/series"
+# The __initdata patch also names ic_tab (an __initconst conversion) on an
+# added line: only the line of its own annotation links a variable.
+cat >"$i/queue/01-init/0001-init-Mark-id_q.patch" <<'EOF'
+Subject: [PATCH] init: Mark id_q as __initdata
+
+--- a/init/main.c
++++ b/init/main.c
+@@ -11 +11 @@
+-static char *id_q;
++static char *id_q __initdata;	/* read with ic_tab */
+EOF
+cat >"$i/queue/01-init/0002-init-Mark-ro_a.patch" <<'EOF'
+Subject: [PATCH] init: Mark ro_a as __ro_after_init
+
+--- a/init/main.c
++++ b/init/main.c
+@@ -10 +10 @@
+-static int ro_a;
++static int ro_a __ro_after_init;
+EOF
+"$REPORT_BIN" --candidates "$i/candidates.tsv" --journal "$i/journal.tsv" \
+	--queue "$i/queue" --out "$i" >"$i/out" 2>&1
+rc=$?
+check "initdata fixtures: exit 0 (got $rc)" [ $rc -eq 0 ]
+want="scanned 6
+candidates 5
+validated 4
+built 3
+booted 3
+accepted 3"
+got=$(tail -n +2 "$i/funnel.tsv" | head -n 6 | tr '\t' ' ')
+check "funnel.tsv: initdata rows are candidates; a modpost rejection never booted" \
+	[ "$got" = "$want" ]
+want="annotation candidates validated accepted queued
+__ro_after_init 1 1 1 1
+__initdata 2 2 1 1
+__initconst 2 1 1 0"
+got=$(tr '\t' ' ' <"$i/kinds.tsv")
+check "kinds.tsv: each annotation's funnel, candidates to queued" [ "$got" = "$want" ]
+kinds=
+for v in ro_a id_q id_rej ic_tab ic_col; do
+	kinds="$kinds $v=$(col "$i/report.tsv" annotation name $v)"
+done
+check "report.tsv: the annotation (from the reason, the column, the section check)" \
+	[ "$kinds" = " ro_a=__ro_after_init id_q=__initdata id_rej=__initdata ic_tab=__initconst ic_col=__initconst" ]
+links="$(col "$i/report.tsv" patch name id_q) $(col "$i/report.tsv" patch name ro_a) $(col "$i/report.tsv" patch name ic_tab)"
+check "report.tsv: patches linked by the line of the variable's own annotation" \
+	[ "$links" = "01-init/0001-init-Mark-id_q.patch 01-init/0002-init-Mark-ro_a.patch -" ]
+check "report.tsv: the modpost rejection's stage is validated" \
+	[ "$(col "$i/report.tsv" stage name id_rej)" = validated ]
+check "report.html: the by-annotation table counts __initdata's funnel" \
+	grep -q '<tr data-annotation="__initdata"><td><code>__initdata</code></td><td data-stage="candidates">2</td><td data-stage="validated">2</td><td data-stage="accepted">1</td><td data-stage="queued">1</td></tr>' "$i/report.html"
+check "report.html: each candidate's row shows its annotation" \
+	grep -q 'data-variable="ic_tab"><td><code>ic_tab</code></td><td>init/main.c:13</td><td><code class="annotation">__initconst</code>' "$i/report.html"
+check "report: its closing line counts each annotation" \
+	grep -q '^report: by annotation: __ro_after_init 1 (accepted 1, queued 1), __initdata 2 (accepted 1, queued 1), __initconst 2 (accepted 1, queued 0)$' "$i/out"
+# A bad annotation column is refused, naming the line.
+mkdir -p "$i/bad"
+sed 's/\tinitconst$/\tinitconstant/' "$i/candidates.tsv" >"$i/bad/candidates.tsv"
+"$REPORT_BIN" --candidates "$i/bad/candidates.tsv" --journal "$i/journal.tsv" \
+	--out "$i/bad" >"$i/bad.out" 2>&1
+rc=$?
+check "an unknown annotation: exit 65 naming candidates.tsv:6, no report (got $rc)" \
+	sh -c "[ $rc -eq 65 ] && grep -q 'candidates.tsv:6:' '$i/bad.out' && [ ! -e '$i/bad/report.tsv' ]"
 finish
