@@ -38,7 +38,9 @@ static void print_help(FILE *fp)
 	      "  -h, --help      this text\n"
 	      "\n"
 	      "Output columns: file line name storage class confidence reason\n"
-	      "evidence (all writers as file:line:func:form joined by ';').\n"
+	      "evidence (all writers as file:line:func:form joined by ';') annotation\n"
+	      "(what the annotate step adds: ro_after_init, initdata, initconst,\n"
+	      "or -).\n"
 	      "Exit status: 0 done, 1 --explain NAME found no such variable,\n"
 	      "64 bad usage, 65 a missing or malformed fact file (FILE:LINE:\n"
 	      "message), 70 out of memory or a read or write error.\n", fp);

@@ -29,6 +29,19 @@ static int def_cmp(const void *a, const void *b)
 	return d;
 }
 
+/*
+ * What the annotate step adds for a proposal (cocci/annotate.sh's
+ * annotation column): __initconst for a const one freed with init.
+ */
+static const char *annotation(const struct def *df, const struct verdict *v)
+{
+	if (v->klass == K_RO)
+		return "ro_after_init";
+	if (v->klass == K_INITDATA)
+		return df->attrs & A_CONST ? "initconst" : "initdata";
+	return "-";
+}
+
 int report_write(const struct judge *j, const char *path)
 {
 	const struct facts *f = j->f;
@@ -43,17 +56,17 @@ int report_write(const struct judge *j, const char *path)
 	qsort(order, f->ndefs, sizeof(*order), def_cmp);
 	sb_init(&out);
 	sb_add(&out,
-	       "file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n");
+	       "file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\tannotation\n");
 	for (i = 0; i < f->ndefs; i++) {
 		const struct def *df = &f->defs[order[i]];
 		const struct verdict *v = &j->v[order[i]];
 
-		sb_addf(&out, "%s\t%u\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		sb_addf(&out, "%s\t%u\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			strtab_str(s, df->file), df->line,
 			strtab_str(s, df->name),
 			df->storage == ST_STATIC ? "static" : "global",
 			klass_names[v->klass], conf_names[v->conf], v->reason,
-			v->evidence);
+			v->evidence, annotation(df, v));
 	}
 	if (write_file_atomic(path, out.buf, out.len)) {
 		fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, path,

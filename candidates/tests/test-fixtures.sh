@@ -67,6 +67,18 @@ while IFS='	' read -r file name class conf label; do
 	fi
 done < "$T/expect"
 
+# the annotation column says what the annotate step adds, by class
+bad_ann=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ k = $c["class"]; a = $c["annotation"]; want = "-"
+	  if (k == "ro_after_init") want = "ro_after_init"
+	  if (k == "initdata" && a == "initconst") want = a
+	  else if (k == "initdata") want = "initdata"
+	  if (a != want) print $c["name"] " " k " " a }
+	END { if (!("annotation" in c)) print "no annotation column" }' "$T/out.tsv" 2>&1)
+[ -z "$bad_ann" ] && grep -q '	initconst$' "$T/out.tsv" &&
+	ok "annotation column: ro_after_init, initdata or initconst by class, - otherwise" ||
+	not_ok "annotation column: ro_after_init, initdata or initconst by class, - otherwise" "$bad_ann"
+
 # static keys: a rejection names its writer, or why an export is one
 reason_has() {
 	r=$(awk -F'\t' -v v="$1" '$3 == v { print $7 }' "$T/out.tsv")
