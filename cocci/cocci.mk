@@ -12,6 +12,12 @@ PROGRAMS += cocci/layouts
 cocci/layouts: cocci/layouts.c $(LIB)
 	$(CC) $(CFLAGS) -o $@ cocci/layouts.c $(LIB)
 
+# whole-tree callers: the global functions that only init code calls
+# (cocci/callers.c)
+PROGRAMS += cocci/callers
+cocci/callers: cocci/callers.c $(LIB)
+	$(CC) $(CFLAGS) -o $@ cocci/callers.c $(LIB)
+
 # make facts SCOPE="kernel mm" FACTS=$(WORK)/facts: run cocci/facts.cocci
 # (prefiltered, cached per file, -j JOBS) and write FACTS/*.tsv.
 SCOPE ?=
