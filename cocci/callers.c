@@ -946,13 +946,10 @@ static void print_why(const char *s)
 	if (nm->init) {
 		g = &edges[in_edge[in_start[n]]];
 		count_calls(n, &calls, &callers);
-		printf("%s\tcallers\t%u calls from %u functions, all init-only; first %s at %s:%u\n",
-		       s, calls, callers, strtab_str(&strs, g->caller),
+		printf("%s\tcallers\t%u call%s from %u function%s, all init-only; first %s at %s:%u\n",
+		       s, calls, calls == 1 ? "" : "s", callers,
+		       callers == 1 ? "" : "s", strtab_str(&strs, g->caller),
 		       strtab_str(&strs, g->file), g->line);
-		return;
-	}
-	if (!nm->ndefs) {
-		printf("%s\tno\tno function definition\n", s);
 		return;
 	}
 	if (nm->kill == K_PASTE) {
@@ -966,6 +963,10 @@ static void print_why(const char *s)
 		       nm->kill_func < FN_UNKNOWN ? " in " : "",
 		       nm->kill_func < FN_UNKNOWN ?
 		       strtab_str(&strs, nm->kill_func) : "");
+		return;
+	}
+	if (!nm->ndefs) {
+		printf("%s\tno\tno function definition\n", s);
 		return;
 	}
 	if (in_start[n] == in_start[n + 1]) {
