@@ -25,7 +25,7 @@ FACTS ?= $(WORK)/facts
 SPATCH_TIMEOUT ?= 120
 
 .PHONY: facts ro-writes
-facts: cocci/mentions
+facts: cocci/mentions cocci/layouts cocci/callers
 	sh cocci/run-facts.sh -j $(JOBS) --timeout $(SPATCH_TIMEOUT) \
 		"$(TREE)" "$(FACTS)" $(SCOPE)
 
