@@ -75,6 +75,8 @@ wall=$(($(date +%s) - start))
 
 files=$(wc -l <"$out/facts/files.txt")
 errs=$(($(wc -l <"$out/facts/errors.tsv") - 1))
+# files with unparsed code outside #define bodies (cocci/FACTS.md errors.tsv)
+code_errs=$(awk -F '\t' 'NR > 1 && !/, 0 outside #define bodies:/' "$out/facts/errors.tsv" | wc -l)
 rss_facts=$(cut -d ' ' -f 1 "$out/time.facts")
 rss_cand=$(cut -d ' ' -f 1 "$out/time.cand")
 # user + system seconds of every process (the spatch children included):
@@ -87,6 +89,7 @@ date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 res=$work/bench/results.tsv
 [ -s "$res" ] || printf 'bench\tmetric\tvalue\tunit\tdate\n' >"$res"
 pct=$(awk -v e="$errs" -v f="$files" 'BEGIN { printf "%.1f", f ? 100 * e / f : 0 }')
+code_pct=$(awk -v e="$code_errs" -v f="$files" 'BEGIN { printf "%.1f", f ? 100 * e / f : 0 }')
 # candidates by class, and the ro_after_init ones by confidence
 bycls=$(tsv_awk "$out/candidates.tsv" 'NR > 1 { n[$c_class]++
 		if ($c_class == "ro_after_init") n["ro_after_init_" $c_confidence]++ }
@@ -102,13 +105,15 @@ bycls=$(tsv_awk "$out/candidates.tsv" 'NR > 1 { n[$c_class]++
 	printf 'finder\tfiles_per_s\t%s\tfiles/s\t%s\n' "$rate" "$date"
 	printf 'finder\tparse_errors\t%s\tfiles\t%s\n' "$errs" "$date"
 	printf 'finder\tparse_errors_pct\t%s\tpercent\t%s\n' "$pct" "$date"
+	printf 'finder\tcode_parse_errors\t%s\tfiles\t%s\n' "$code_errs" "$date"
+	printf 'finder\tcode_parse_errors_pct\t%s\tpercent\t%s\n' "$code_pct" "$date"
 	echo "$bycls" | awk -F '\t' -v d="$date" 'NF == 2 {
 		printf "finder\tclass:%s\t%s\tvariables\t%s\n", $1, $2, d }'
 	printf 'finder\tpeak_rss_facts\t%s\tKiB\t%s\n' "$rss_facts" "$date"
 	printf 'finder\tpeak_rss_candidates\t%s\tKiB\t%s\n' "$rss_cand" "$date"
 	printf 'finder\tjobs\t%s\tprocesses\t%s\n' "$jobs" "$date"
 } >>"$res"
-echo "bench-finder: Linux $kver, $label: $files files ($errs, $pct%, with parse errors) in ${wall}s, ${cpu} s of CPU ($rate files/s, -j $jobs, load $load0 at the start)," \
+echo "bench-finder: Linux $kver, $label: $files files ($errs, $pct%, with parse errors; $code_errs, $code_pct%, outside #define bodies) in ${wall}s, ${cpu} s of CPU ($rate files/s, -j $jobs, load $load0 at the start)," \
 	"peak RSS ${rss_facts} KiB (facts) / ${rss_cand} KiB (candidates)"
 echo "bench-finder: $summary"
 if [ "$wall" -gt "$target" ]; then

@@ -548,6 +548,67 @@ static int alias_status(const struct judge *j, uint32_t d,
 	return EV_ESCAPE;
 }
 
+/*
+ * W, an escape of x (&x or an array x passed) in a function, is a read
+ * when every escape of x on its line is an argument that every
+ * declaration of the callee takes as a pointer to const (protos.tsv,
+ * cocci/protos): dentry_open(&selinux_null, ...).  Nothing the callee
+ * keeps can write x.  The rows carry no column, so "p = &x; f(&x);" on
+ * one line has two escapes and one argument: not a read.
+ */
+static int const_read(const struct judge *j, uint32_t d,
+		      const struct write *w, char *buf, size_t len)
+{
+	const struct facts *f = j->f;
+	const struct proto *pr = NULL;
+	const struct param *first = NULL;
+	uint32_t p, i, nargs = 0, nesc = 0;
+
+	if (!f->nprotos || w->func == STR_NONE ||
+	    (w->form != F_ADDR && w->form != F_ARRAY_ARG))
+		return 0;
+	p = map_get(&j->g->param_at, map_key(w->file, w->line));
+	for (; p != MAP_NONE; p = j->g->param_next[p]) {
+		const struct param *q = &f->params[p];
+		const char *idx = strtab_str(&f->strs, q->perm);
+		char *end;
+		long arg;
+		uint32_t r;
+
+		if (q->kind != P_ARG || q->var != w->var)
+			continue;
+		arg = strtol(idx, &end, 10);
+		if (end == idx || *end || arg < 0 || arg > 63)
+			return 0;
+		r = map_get(&f->proto_of, map_key(q->handler, (uint32_t)arg));
+		if (r == MAP_NONE)
+			return 0;
+		if (!nargs++) {
+			pr = &f->protos[r];
+			first = q;
+		}
+	}
+	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
+		const struct write *x;
+
+		if (j->ev[i].is_param)
+			continue;
+		x = &f->writes[j->ev[i].idx];
+		if (x->file == w->file && x->line == w->line &&
+		    x->var == w->var &&
+		    (x->form == F_ADDR || x->form == F_ARRAY_ARG))
+			nesc++;
+	}
+	if (!nargs || nesc > nargs)
+		return 0;
+	snprintf(buf, len,
+		 "a read: passed to %s as argument %s, a pointer to const in every declaration (%s:%u)",
+		 strtab_str(&f->strs, first->handler),
+		 strtab_str(&f->strs, first->perm),
+		 strtab_str(&f->strs, pr->file), pr->line);
+	return 1;
+}
+
 static int status_of(const struct judge *j, uint32_t d,
 		     const struct event *e, char *buf, size_t len)
 {
@@ -603,6 +664,12 @@ static int status_of(const struct judge *j, uint32_t d,
 	}
 	if (!form_is_direct(w->form) && trap_status(j, d, w, buf, len))
 		return EV_BAD;
+	/*
+	 * after the trap: get_cred() takes a const struct cred * and casts
+	 * it away to count a reference, which a trap type says it may
+	 */
+	if (const_read(j, d, w, buf, len))
+		return EV_READ;
 	if (w->func == STR_NONE && w->form == F_INITDATA_ADDR) {
 		/*
 		 * Init data is freed after boot and modpost flags any non-init
@@ -713,7 +780,7 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 	char alias[512];
 	size_t n;
 
-	if (st != EV_ESCAPE || e->is_param)
+	if ((st != EV_ESCAPE && st != EV_READ) || e->is_param)
 		return st;
 	w = &j->f->writes[e->idx];
 	if (form_is_direct(w->form))
@@ -1011,8 +1078,9 @@ static void judge_def(struct judge *j, uint32_t d)
 {
 	const struct def *df = &j->f->defs[d];
 	struct verdict *v = &j->v[d];
-	char why[1024], first[1600], where[512], cap[600], tree[600];
-	uint32_t i, ninit = 0, nesc = 0, nbad = 0, ncap = 0, ntree = 0;
+	char why[1024], first[1600], where[512], cap[600], reads[64], tree[600];
+	uint32_t i, ninit = 0, nesc = 0, nbad = 0, ncap = 0, nread = 0;
+	uint32_t ntree = 0;
 	const char *skip = skip_reason(j, df);
 	int partial;
 	uint32_t err = graph_file_error(j->g, df->file, &partial);
@@ -1023,12 +1091,14 @@ static void judge_def(struct judge *j, uint32_t d)
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 		int st = event_status(j, d, &j->ev[i], why, sizeof(why));
 
-		if (st == EV_INIT)
+		if (st == EV_INIT) {
 			ninit++;
-		else if (st == EV_ESCAPE) {
+		} else if (st == EV_ESCAPE) {
 			nesc++;
 			if (event_tree(j, &j->ev[i]) && !ntree++)
 				snprintf(tree, sizeof(tree), "; %.590s", why);
+		} else if (st == EV_READ) {
+			nread++;
 		} else if (st == EV_CAP && !ncap++) {
 			event_where(j, &j->ev[i], where, sizeof(where));
 			snprintf(cap, sizeof(cap),
@@ -1097,7 +1167,11 @@ static void judge_def(struct judge *j, uint32_t d)
 			 ninit);
 	} else if (ninit + nesc) {
 		v->klass = K_RO;
-		v->conf = nesc || ncap || err != MAP_NONE ? C_MEDIUM : C_HIGH;
+		/* a const argument is a read by its declarations' word only */
+		v->conf = nesc || nread || ncap || err != MAP_NONE ?
+			  C_MEDIUM : C_HIGH;
+		snprintf(reads, sizeof(reads),
+			 "; %u passed as a pointer to const", nread);
 		if (ntree)
 			snprintf(first, sizeof(first),
 				 ", %u in code that only init code calls by the whole tree's callers",
@@ -1105,9 +1179,10 @@ static void judge_def(struct judge *j, uint32_t d)
 		else
 			first[0] = '\0';
 		snprintf(why, sizeof(why),
-			 "%u init-only writes, %u escapes in init-only code%s%s%s%s",
-			 ninit, nesc - ntree, first, err != MAP_NONE ?
-			 "; its file has unparsed regions" : "", cap, tree);
+			 "%u init-only writes, %u escapes in init-only code%s%s%s%s%s",
+			 ninit, nesc - ntree, first, nread ? reads : "",
+			 err != MAP_NONE ? "; its file has unparsed regions" : "",
+			 cap, tree);
 	} else if (ncap) {
 		/*
 		 * No write seen, but const would be a guess: a write may
@@ -1121,9 +1196,10 @@ static void judge_def(struct judge *j, uint32_t d)
 			 cap + 2);
 	} else {
 		v->klass = K_CONST;
-		snprintf(why, sizeof(why), "never written%s: make it const",
+		snprintf(why, sizeof(why), "never written%s%s: make it const",
 			 df->init ? " after its initializer" :
-			 " (zero-initialized)");
+			 " (zero-initialized)",
+			 nread ? "; its address only passed as a pointer to const" : "");
 	}
 	v->reason = xstrdup(why);
 	v->evidence = evidence(j, d);

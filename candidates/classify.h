@@ -20,6 +20,7 @@ enum ev_status {
 	EV_BAD,		/* disqualifying */
 	EV_IGNORED,	/* the mention inside a module_param()/sysctl fact */
 	EV_CAP,		/* named in an unparsed region: never high */
+	EV_READ,	/* &x passed as a pointer to const: a read, never high */
 };
 
 struct event {

@@ -380,6 +380,21 @@ uint32_t graph_file_error(const struct graph *g, uint32_t file, int *partial)
 	return e;
 }
 
+/*
+ * A parse error only in #define bodies ("..., 0 outside #define bodies:",
+ * cocci/run-facts.sh): no function and no statement is missing from the
+ * facts.  What those bodies name has its own rows: an unparsed row for
+ * each variable (never high), a funcrefs row for each function (never
+ * init-only through them).  So the file is whole.
+ */
+int error_define_only(const struct facts *f, uint32_t e)
+{
+	const char *r = strtab_str(&f->strs, f->errors[e].reason);
+
+	return !strncmp(r, "parse-error", 11) &&
+	       strstr(r, ", 0 outside #define bodies:");
+}
+
 /* Remember each file's worst error: a partial parse, or a failure. */
 static void add_errors(struct graph *g)
 {
@@ -387,6 +402,8 @@ static void add_errors(struct graph *g)
 	uint32_t e, old;
 
 	for (e = 0; e < f->nerrors; e++) {
+		if (error_define_only(f, e))
+			continue;
 		old = map_get(&g->failed, f->errors[e].file);
 		if (old == MAP_NONE || (error_partial(f, old) &&
 					!error_partial(f, e)))

@@ -95,6 +95,8 @@ void graph_why(const struct graph *g, uint32_t n, char *buf, size_t len);
  * skipped some regions of it (parse errors), not the whole file.
  */
 uint32_t graph_file_error(const struct graph *g, uint32_t file, int *partial);
+/* Errors row E is a parse error only in #define bodies: not an error. */
+int error_define_only(const struct facts *f, uint32_t e);
 /* Number of init-only function nodes. */
 uint32_t count_init(const struct graph *g);
 

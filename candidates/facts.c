@@ -417,6 +417,37 @@ static int load_callers(struct facts *f, struct tsv *t)
 	return rc;
 }
 
+/*
+ * protos.tsv: "name arg file line", one row per argument that every
+ * declaration of the function takes as a pointer to const (cocci/protos).
+ */
+static int load_protos(struct facts *f, struct tsv *t)
+{
+	int c_name = col(t, "name"), c_arg = col(t, "arg");
+	int c_file = col(t, "file"), c_line = col(t, "line");
+	uint32_t cap = 0;
+	long arg;
+	int rc;
+
+	while ((rc = tsv_next(t)) > 0) {
+		struct proto p;
+
+		if (need(t, c_name) || need(t, c_file) ||
+		    tsv_long(t, c_arg, 0, 63, &arg) ||
+		    line_of(t, c_line, &p.line))
+			return -1;
+		p.name = str(f, t, c_name);
+		p.arg = (uint32_t)arg;
+		p.file = str(f, t, c_file);
+		if (map_get(&f->proto_of, map_key(p.name, p.arg)) != MAP_NONE)
+			continue;
+		GROW(f->protos, f->nprotos, cap);
+		map_put(&f->proto_of, map_key(p.name, p.arg), f->nprotos);
+		f->protos[f->nprotos++] = p;
+	}
+	return rc;
+}
+
 /* The headers of cocci/FACTS.md, exactly. */
 struct fact_file {
 	const char *name;
@@ -445,6 +476,7 @@ static const struct fact_file files[] = {
 	  load_layouts, 1 },
 	{ "callers.tsv", { "name", "defs", "calls", "callers", "caller", "file",
 			  "line" }, 7, load_callers, 1 },
+	{ "protos.tsv", { "name", "arg", "file", "line" }, 4, load_protos, 1 },
 };
 
 int facts_load(struct facts *f, const char *dir)
@@ -456,6 +488,7 @@ int facts_load(struct facts *f, const char *dir)
 	strtab_init(&f->strs);
 	map_init(&f->layout_of);
 	map_init(&f->caller_of);
+	map_init(&f->proto_of);
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		char *path = xasprintf("%s/%s", dir, files[i].name);
 		struct tsv t;

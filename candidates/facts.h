@@ -110,6 +110,13 @@ struct layout {
 	uint32_t file, line;	/* the first member of the path */
 };
 
+/* An argument every declaration takes as a pointer to const (protos.tsv). */
+struct proto {
+	uint32_t name;		/* the function, or a macro that forwards to one */
+	uint32_t arg;		/* from 0 */
+	uint32_t file, line;	/* its first declaration */
+};
+
 struct facts {
 	struct strtab strs;
 	struct def *defs;
@@ -142,6 +149,13 @@ struct facts {
 	struct caller_row *callers;
 	uint32_t ncallers;
 	struct map caller_of;
+	/*
+	 * protos.tsv (optional, cocci/protos): &x passed as such an argument
+	 * is a read; (name id, arg) -> row
+	 */
+	struct proto *protos;
+	uint32_t nprotos;
+	struct map proto_of;
 };
 
 extern const char *const form_names[F_NFORMS];
@@ -154,6 +168,7 @@ extern const char *const pkind_names[];
  * layouts.tsv is optional too: without it, no derived type trap.
  * callers.tsv is optional too: without it, a global function that is not
  * __init is never init-only.
+ * protos.tsv is optional too: without it, every &x passed is an escape.
  */
 int facts_load(struct facts *f, const char *dir);
 

@@ -44,17 +44,26 @@ static void print_help(FILE *fp)
 	      "message), 70 out of memory or a read or write error.\n", fp);
 }
 
+static uint32_t define_only(const struct facts *f)
+{
+	uint32_t e, n = 0;
+
+	for (e = 0; e < f->nerrors; e++)
+		n += error_define_only(f, e);
+	return n;
+}
+
 static void summary(const struct judge *j, double secs)
 {
 	const struct facts *f = j->f;
 
 	fprintf(stderr,
-		"candidates: %u variables: ro_after_init %u (high %u, medium %u), initdata %u, const %u, rejected %u, already %u, skip %u; %u functions, %u init-only after %u rounds; parse errors: %u files; %.2f s\n",
+		"candidates: %u variables: ro_after_init %u (high %u, medium %u), initdata %u, const %u, rejected %u, already %u, skip %u; %u functions, %u init-only after %u rounds; parse errors: %u files (%u only in #define bodies); %.2f s\n",
 		f->ndefs, j->count[K_RO], j->high, j->medium,
 		j->count[K_INITDATA], j->count[K_CONST], j->count[K_REJECTED],
 		j->count[K_ALREADY],
 		j->count[K_SKIP], j->g->nnodes, count_init(j->g),
-		j->g->rounds, f->nerrors, secs);
+		j->g->rounds, f->nerrors, define_only(f), secs);
 }
 
 /* registrations.tsv in the directory of this program. */

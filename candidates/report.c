@@ -67,7 +67,8 @@ int report_write(const struct judge *j, const char *path)
 
 static const char *const status_names[] = {
 	"init-only write", "escape in init-only code", "DISQUALIFIES",
-	"ignored",
+	"ignored", "never high (unparsed region)",
+	"read (a pointer to const argument)",
 };
 
 /* Follow the chain of non-init callers that make a writer non-init. */

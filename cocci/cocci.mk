@@ -25,7 +25,7 @@ FACTS ?= $(WORK)/facts
 SPATCH_TIMEOUT ?= 120
 
 .PHONY: facts ro-writes
-facts: cocci/mentions cocci/layouts cocci/callers
+facts: cocci/mentions cocci/layouts cocci/protos cocci/callers
 	sh cocci/run-facts.sh -j $(JOBS) --timeout $(SPATCH_TIMEOUT) \
 		"$(TREE)" "$(FACTS)" $(SCOPE)
 
@@ -46,3 +46,9 @@ bench-parse: cocci/mentions
 		rc=$$?; [ $$rc -le 1 ] || exit $$rc; \
 		[ $$rc -eq 0 ] || echo "bench-parse: parse-error rate above the target"
 bench: bench-parse
+
+# protos: the arguments that every declaration of a function takes as a
+# pointer to const (cocci/protos.c)
+PROGRAMS += cocci/protos
+cocci/protos: cocci/protos.c $(LIB)
+	$(CC) $(CFLAGS) -o $@ cocci/protos.c $(LIB)

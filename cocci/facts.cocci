@@ -281,6 +281,26 @@ def funcrefs(f):
 				where = fn
 				break
 		emit("funcrefs", f, line, m.group(1), where)
+	# A call inside a #define body is no call edge (calls.tsv holds calls
+	# in function bodies), and the macro may be expanded in any function:
+	# "#define MH_DO() mh_helper()" used in runtime code calls mh_helper
+	# after init.  So a function a #define body calls counts as referenced.
+	pat = re.compile(r"\b(" + "|".join(sorted(names)) + r")\b(?=\s*\()")
+	line = 1
+	last = 0
+	for d in DEFINE_RE.finditer(text):
+		for m in pat.finditer(text, d.start(), d.end()):
+			line += text.count("\n", last, m.start())
+			last = m.start()
+			where = "-"
+			for l1, l2, fn in sp:
+				if l1 <= line <= l2:
+					where = fn
+					break
+			emit("funcrefs", f, line, m.group(1), where)
+
+# a #define and its continuation lines
+DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", re.M)
 
 statics = {}	# file -> {static variable name: set of definition lines}
 fsect = {}	# (file, function) -> its section list ("init", ...)

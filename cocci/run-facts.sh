@@ -19,7 +19,8 @@ usage: $0 [options] TREE FACTS_DIR [SCOPE...]
 Run the facts.cocci rules over TREE (a git work tree) and write
 FACTS_DIR/{defs,writes,funcs,funcrefs,calls,params,errors}.tsv, and
 FACTS_DIR/features.tsv: what the tree's kernel does (sealed static keys), and
-FACTS_DIR/layouts.tsv: the types that embed what a keeper writes after init.
+FACTS_DIR/layouts.tsv: the types that embed what a keeper writes after init, and
+FACTS_DIR/protos.tsv: the arguments every declaration takes as a pointer to const, and
 FACTS_DIR/callers.tsv: the functions that only init code calls, whole tree.
 SCOPE is a list of directories or files relative to TREE (default: all).
 
@@ -354,6 +355,8 @@ mentions=$here/mentions
 	die 70 "missing $mentions, the phase-2 prefilter and .S reader (run make programs)"
 layouts=$here/layouts
 [ -x "$layouts" ] || die 70 "missing $layouts, the type trap's table (run make programs)"
+protos=$here/protos
+[ -x "$protos" ] || die 70 "missing $protos, the const arguments table (run make programs)"
 callers=$here/callers
 [ -x "$callers" ] || die 70 "missing $callers, the whole-tree callers table (run make programs)"
 [ -f "$cocci" ] || die 70 "missing $cocci"
@@ -661,34 +664,43 @@ grep -qw jump_label_init_ro "$tree/kernel/jump_label.c" 2>/dev/null && sealed=ye
 printf 'feature\tvalue\nsealed_static_keys\t%s\n' "$sealed" >"$facts/.features.tmp" &&
 	mv "$facts/.features.tmp" "$facts/features.tsv" ||
 	die 70 "cannot write $facts/features.tsv"
-# layouts.tsv: every type of the tree's C files that embeds, by value,
-# what a keeper writes after init (cocci/layouts, the type trap's table).
-# The whole tree takes about 20 s; the table is cached by the tree's
+# Tables made by a token scan of every .c and .h file of the whole tree
+# (not only SCOPE): cocci/layouts (layouts.tsv, the types that embed what
+# a keeper writes after init: the type trap) and cocci/protos (protos.tsv,
+# the arguments every declaration takes as a pointer to const: reads).
+# Each takes 20-30 s on the whole tree; its table is cached by the tree's
 # commit, its uncommitted changes and the program, so a rerun costs one
 # git diff.
-lkey=$({ git -C "$tree" rev-parse HEAD && git -C "$tree" diff HEAD &&
-	git -C "$tree" ls-files --others --exclude-standard -- '*.c' '*.h' &&
-	cksum <"$layouts"; } 2>/dev/null | cksum | cut -d ' ' -f 1)
-lcache=$cache/layouts-$lkey.tsv
-if [ ! -f "$lcache" ]; then
-	echo "run-facts: layouts: the types of the tree's .c and .h files" >&2
-	git -C "$tree" ls-files --cached --others --exclude-standard -- \
-		'*.c' '*.h' ':!tools' ':!scripts' ':!Documentation' \
-		':!samples' >"$wd/layouts.list" ||
-		die 70 "git ls-files failed in $tree"
-	"$layouts" "$tree" "$wd/layouts.list" >"$lcache.tmp.$$" 2>"$wd/layouts.err"
-	lrc=$?
-	# a file that vanished under it (exit 1) costs its types only
-	[ "$lrc" -le 1 ] || { cat "$wd/layouts.err" >&2; rm -f "$lcache.tmp.$$"
-		die 70 "cocci/layouts failed (exit $lrc)"; }
-	mv "$lcache.tmp.$$" "$lcache" || die 70 "cannot write $lcache"
-fi
-cp "$lcache" "$facts/.layouts.tmp" && mv "$facts/.layouts.tmp" "$facts/layouts.tsv" ||
-	die 70 "cannot write $facts/layouts.tsv"
+tkey=$({ git -C "$tree" rev-parse HEAD && git -C "$tree" diff HEAD &&
+	git -C "$tree" ls-files --others --exclude-standard -- '*.c' '*.h'; } \
+	2>/dev/null | cksum | cut -d ' ' -f 1)
+tree_table() {	# NAME PROGRAM WHAT
+	tkey_prog=$(cksum <"$2" | cut -d ' ' -f 1)
+	tcache=$cache/$1-$tkey-$tkey_prog.tsv
+	if [ ! -f "$tcache" ]; then
+		echo "run-facts: $1: $3" >&2
+		[ -f "$wd/tree.list" ] ||
+			git -C "$tree" ls-files --cached --others --exclude-standard -- \
+				'*.c' '*.h' ':!tools' ':!scripts' ':!Documentation' \
+				':!samples' >"$wd/tree.list" ||
+			die 70 "git ls-files failed in $tree"
+		"$2" "$tree" "$wd/tree.list" >"$tcache.tmp.$$" 2>"$wd/$1.err"
+		trc=$?
+		# a file that vanished under it (exit 1) costs its rows only
+		[ "$trc" -le 1 ] || { cat "$wd/$1.err" >&2; rm -f "$tcache.tmp.$$"
+			die 70 "cocci/$1 failed (exit $trc)"; }
+		mv "$tcache.tmp.$$" "$tcache" || die 70 "cannot write $tcache"
+	fi
+	cp "$tcache" "$facts/.$1.tmp" && mv "$facts/.$1.tmp" "$facts/$1.tsv" ||
+		die 70 "cannot write $facts/$1.tsv"
+}
+tree_table layouts "$layouts" "the types of the tree's .c and .h files"
+tree_table protos "$protos" "the const pointer arguments of the tree's functions"
 # callers.tsv: the functions whose every mention in the tree is a direct
 # call from init-only code (cocci/callers, a token scan of every .c, .h,
 # .S, .rs, .tbl and linker script file, about 40 s), cached like
-# layouts.tsv by the tree's commit, its changes and the program.
+# the tables above by the tree's commit, its changes and the program
+# (its own list: assembly and the other non-C files are callers too).
 ckey=$({ git -C "$tree" rev-parse HEAD && git -C "$tree" diff HEAD &&
 	git -C "$tree" ls-files --others --exclude-standard -- '*.c' '*.h' \
 		'*.S' '*.s' '*.rs' '*.tbl' '*.lds' '*.ld' &&

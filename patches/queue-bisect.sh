@@ -181,23 +181,28 @@ for idx in $pick; do
 	if [ "$build" = ok ]; then
 		res=$(tail -n 1 "$out_dir/build.out")/ro-campaign
 		nm "$res/vmlinux" >"$out_dir/nm.txt" || die 70 "nm $res/vmlinux failed"
-		section=$(tsv_awk "$list" 'NR > 1 { print $c_name }' | sort -u |
-			awk 'NR == FNR { want[$1] = 1; n++; next }
-			$3 == "__start_ro_after_init" { start = $1 }
-			$3 == "__end_ro_after_init" { end = $1 }
+		# a patch has one annotation (the list's annotation column):
+		# its variables must be in that annotation's range of vmlinux
+		section=$(tsv_awk "$list" 'NR > 1 { print $c_name, (c_annotation ? $c_annotation : "ro_after_init") }' | sort -u |
+			awk 'NR == FNR { want[$1] = 1; n++
+				if ($2 == "ro_after_init") { s0 = "__start_ro_after_init"; e0 = "__end_ro_after_init"; sec = ".data..ro_after_init" }
+				else { s0 = "__init_begin"; e0 = "__init_end"; sec = "the init sections" }
+				next }
+			$3 == s0 { start = $1 }
+			$3 == e0 { end = $1 }
 			($3 in want) { addr[$3] = addr[$3] " " $1 }
 			END {
-				if (start == "" || end == "") { print "FAILED: vmlinux has no __start/__end_ro_after_init"; exit }
+				if (start == "" || end == "") { print "FAILED: vmlinux has no " s0 "/" e0; exit }
 				for (v in want) {
 					if (!(v in addr)) { absent++; continue }
 					m = split(addr[v], a, " "); ok = 0
 					for (i = 1; i <= m; i++) if (a[i] >= start && a[i] < end) ok = 1
 					if (ok) inside++; else bad = bad " " v
 				}
-				if (bad != "") { print "FAILED: not in .data..ro_after_init:" bad; exit }
+				if (bad != "") { print "FAILED: not in " sec ":" bad; exit }
 				if (inside + 0 == 0) print "not compiled in this profile"
-				else if (absent) printf "%d of %d in .data..ro_after_init, %d not in this vmlinux\n", inside, n, absent
-				else printf "%d of %d in .data..ro_after_init\n", inside, n
+				else if (absent) printf "%d of %d in %s, %d not in this vmlinux\n", inside, n, sec, absent
+				else printf "%d of %d in %s\n", inside, n, sec
 			}' - "$out_dir/nm.txt")
 		sh "$root/qemu-boot/mkinitramfs.sh" "$res" >/dev/null ||
 			die 70 "mkinitramfs.sh failed"

@@ -74,38 +74,44 @@ out=$(tail -n 1 "$work/queue-boot/build.out")
 res=$out/ro-campaign
 [ -f "$res/vmlinux" ] || die 70 "$res/vmlinux: missing after the build"
 
-# Every queued variable that the profile compiles is in ro_after_init
-# (nm prints fixed-width lower-case hex, so strings compare as numbers).
+# Every queued variable that the profile compiles is in the range of its
+# annotation (the list's annotation column): ro_after_init between
+# __start_ro_after_init and __end_ro_after_init, initdata and initconst
+# between __init_begin and __init_end (nm prints fixed-width lower-case
+# hex, so strings compare as numbers).
 nm "$res/vmlinux" >"$res/queue-nm.txt" || die 70 "nm $res/vmlinux failed"
 for l in "$queue"/.plan/*/*.list; do
-	tsv_awk "$l" 'NR > 1 { print $c_name }'
+	tsv_awk "$l" 'NR > 1 { print $c_name, (c_annotation ? $c_annotation : "ro_after_init") }'
 done | sort -u >"$res/queue-vars.txt"
-awk 'NR == FNR { want[$1] = 1; next }
-	$3 == "__start_ro_after_init" { start = $1 }
-	$3 == "__end_ro_after_init" { end = $1 }
+awk 'NR == FNR { want[$1] = $2; next }
+	$3 == "__start_ro_after_init" { start["ro"] = $1 }
+	$3 == "__end_ro_after_init" { end["ro"] = $1 }
+	$3 == "__init_begin" { start["init"] = $1 }
+	$3 == "__init_end" { end["init"] = $1 }
 	($3 in want) { addr[$3] = addr[$3] " " $1 }
 	END {
-		if (start == "" || end == "") {
+		if (start["ro"] == "" || end["ro"] == "") {
 			print "queue-boot: error: vmlinux has no __start/__end_ro_after_init" > "/dev/stderr"
 			exit 1
 		}
 		for (v in want) {
+			r = want[v] == "ro_after_init" ? "ro" : "init"
 			if (!(v in addr)) { absent++; continue }
 			n = split(addr[v], a, " ")
 			ok = 0
 			for (i = 1; i <= n; i++)
-				if (a[i] >= start && a[i] < end)
+				if (a[i] >= start[r] && a[i] < end[r])
 					ok = 1
 			if (ok)
-				inside++
+				inside[r]++
 			else
-				bad = bad " " v
+				bad = bad " " v " (" want[v] ")"
 		}
 		if (bad != "") {
-			print "queue-boot: error: not in .data..ro_after_init of vmlinux:" bad > "/dev/stderr"
+			print "queue-boot: error: not in the section of its annotation in vmlinux:" bad > "/dev/stderr"
 			exit 1
 		}
-		printf "queue-boot: %d queued variables in .data..ro_after_init of vmlinux, %d not in this profile'"'"'s vmlinux\n", inside, absent
+		printf "queue-boot: %d queued variables in .data..ro_after_init of vmlinux, %d in its init sections, %d not in this profile'"'"'s vmlinux\n", inside["ro"], inside["init"], absent
 	}' "$res/queue-vars.txt" "$res/queue-nm.txt" || exit 1
 
 sh "$root/qemu-boot/mkinitramfs.sh" "$res" >/dev/null || die 70 "mkinitramfs.sh failed"
@@ -117,5 +123,5 @@ verdict=$(cat "$bout/verdict" 2>/dev/null || echo none)
 [ "$rc" -eq 0 ] && [ "$verdict" = pass ] ||
 	die 1 "boot with protection on: verdict '$verdict' (exit $rc), see $bout/result.tsv and $bout/console.log"
 echo "queue-boot: $profile kernel with the $n queued patches booted, all exercises passed (verdict pass, $bout)"
-printf 'make queue-check-boot: the %s kernel with the whole queue built, the queued\nvariables are in .data..ro_after_init, and it booted with all exercises passing\n(verdict pass, protection on).\n' \
+printf 'make queue-check-boot: the %s kernel with the whole queue built, the queued\nvariables are in their sections, and it booted with all exercises passing\n(verdict pass, protection on).\n' \
 	"$profile" >>"$queue/README"

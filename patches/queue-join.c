@@ -5,8 +5,11 @@
  *
  * The final journal row of a variable (file, line, name) is its verdict
  * (journal_final()).  An accepted variable must still be classed
- * ro_after_init in candidates.tsv, whose writers say why it is safe; it
- * is grouped by the MAINTAINERS area of its file.  Every other final
+ * ro_after_init in candidates.tsv, or initdata when validate checked it
+ * in an init section (its evidence names section=.init.data or
+ * .init.rodata); the finder's writers say why it is safe; it is grouped
+ * by the MAINTAINERS area of its file, and its kind (the annotation) is
+ * part of its sort key: kinds never share a patch.  Every other final
  * verdict, every accepted variable the exclude list names, and, unless
  * allow_built, every accepted variable of evidence level built (only
  * compiled, not booted through its code) is "not queued" with the
@@ -92,6 +95,8 @@ static int var_cmp(const void *a, const void *b)
 
 	if (!d)
 		d = strcmp(va->file, vb->file);
+	if (!d)
+		d = (int)va->kind - (int)vb->kind;
 	if (!d)
 		d = va->line < vb->line ? -1 : va->line > vb->line;
 	if (!d)
@@ -222,20 +227,68 @@ static int excluded(const struct tsv_table *e, const char *file,
 	return 0;
 }
 
+const char *const vkind_name[VK_NR] = {
+	"ro_after_init", "initdata", "initconst",
+};
+const char *const vkind_attr[VK_NR] = {
+	"__ro_after_init", "__initdata", "__initconst",
+};
+const char *const vkind_section[VK_NR] = {
+	".data..ro_after_init", ".init.data", ".init.rodata",
+};
+
+/*
+ * The kind of accepted variable V, from its journal evidence: the
+ * section= item validate writes for an init-section conversion, none for
+ * __ro_after_init.  -1 for a section of no kind.
+ */
+static int evidence_kind(const struct var *v)
+{
+	struct ev_item *it;
+	int n = ev_items_parse(v->evidence, &it), i, k = VK_RO;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(it[i].key, "section"))
+			continue;
+		for (k = VK_INITDATA; k < VK_NR; k++)
+			if (it[i].value && !strcmp(it[i].value, vkind_section[k]))
+				break;
+		if (k == VK_NR)
+			k = -1;
+		break;
+	}
+	ev_items_free(it, n);
+	return k;
+}
+
 /* The candidates.tsv side of accepted variable V: its row R, line LINE. */
 static void take_cand(struct var *v, char **r, unsigned long line,
 		      const struct cols *cc, const struct plan_opts *o)
 {
+	int kind = evidence_kind(v), init = !strcmp(r[cc->class], "initdata");
 	struct ev_writer *w;
 	int i;
 
-	if (strcmp(r[cc->class], "ro_after_init"))
+	if (strcmp(r[cc->class], "ro_after_init") && !init)
 		die(RC_DATA, "%s:%lu: %s in %s is accepted but %s now classes it '%s' (%s); re-run validation",
 		    o->journal, v->jline, v->name, v->file, o->candidates,
 		    r[cc->class], r[cc->reason]);
+	if (kind < 0)
+		die(RC_DATA, "%s:%lu: column 'evidence': %s in %s was accepted in a section of no annotation (%s)",
+		    o->journal, v->jline, v->name, v->file, v->evidence);
+	if (init != (kind != VK_RO))
+		die(RC_DATA, "%s:%lu: %s in %s was accepted as %s but %s classes it '%s' (%s); re-run validation",
+		    o->journal, v->jline, v->name, v->file, vkind_attr[kind],
+		    o->candidates, r[cc->class], r[cc->reason]);
+	v->kind = kind;
 	v->reason = r[cc->reason];
 	v->conf = r[cc->conf];
-	check_quotable(o->candidates, line, "reason", v->reason);
+	/* an init kind's reason goes in a bullet (queue-msg.c) */
+	if (kind == VK_RO)
+		check_quotable(o->candidates, line, "reason", v->reason);
+	else if (!is_one_line(v->reason))
+		die(RC_DATA, "%s:%lu: column 'reason': a control character in '%s'",
+		    o->candidates, line, v->reason);
 	check_quotable(o->candidates, line, "confidence", v->conf);
 	v->nw = ev_writers_parse(r[cc->evidence], &v->w, &v->more);
 	if (v->nw < 0)

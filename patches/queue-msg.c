@@ -75,11 +75,12 @@ static char *patch_subject(struct var **v, size_t n)
 	sb_init(&s);
 	sb_addf(&s, "%s: Mark ", v[0]->prefix);
 	names_list(&s, v, n, -1);
-	sb_add(&s, " as __ro_after_init");
+	sb_addf(&s, " as %s", vkind_attr[v[0]->kind]);
 	if (s.len > WIDTH) {
 		s.len = 0;
-		sb_addf(&s, "%s: Mark %zu variables in %s as __ro_after_init",
-			v[0]->prefix, nnames(v, n), base_of(v[0]->file));
+		sb_addf(&s, "%s: Mark %zu variables in %s as %s",
+			v[0]->prefix, nnames(v, n), base_of(v[0]->file),
+			vkind_attr[v[0]->kind]);
 	}
 	return s.buf;
 }
@@ -94,8 +95,12 @@ static void comma_list(struct sb *s, const char *list)
 	}
 }
 
-/* One evidence item of the journal ("key=value") in words. */
-static void evidence_item(struct sb *t, const struct ev_item *it)
+/*
+ * One evidence item of the journal ("key=value") in words; SEC is the
+ * section the section check found the symbol in.
+ */
+static void evidence_item(struct sb *t, const struct ev_item *it,
+			  const char *sec)
 {
 	const char *val = it->value, *comma;
 
@@ -105,8 +110,10 @@ static void evidence_item(struct sb *t, const struct ev_item *it)
 	}
 	comma = strchr(val, ',');
 	if (!strcmp(it->key, "built") && comma) {
-		sb_addf(t, "section check: the symbol is in .data..ro_after_init of %.*s and of %s",
-			(int)(comma - val), val, comma + 1);
+		sb_addf(t, "section check: the symbol is in %s of %.*s and of %s",
+			sec, (int)(comma - val), val, comma + 1);
+	} else if (!strcmp(it->key, "modpost") && !strcmp(val, "no-mismatch")) {
+		sb_add(t, "modpost: no section mismatch names it (nothing outside the init sections refers to it)");
 	} else if (!strcmp(it->key, "booted") && !strcmp(val, "warn,default")) {
 		sb_add(t, "booted with ro_after_init=warn, which reported no write, then with the protection on");
 	} else if (!strcmp(it->key, "booted")) {
@@ -126,7 +133,8 @@ static void evidence_item(struct sb *t, const struct ev_item *it)
 }
 
 /* The journal's evidence as bullets, indented: never a line of its own. */
-static void evidence_items(struct sb *s, const char *evidence)
+static void evidence_items(struct sb *s, const char *evidence,
+			   const char *sec)
 {
 	struct ev_item *it;
 	int n = ev_items_parse(evidence, &it), i;
@@ -134,8 +142,11 @@ static void evidence_items(struct sb *s, const char *evidence)
 
 	sb_init(&t);
 	for (i = 0; i < n; i++) {
+		/* the section is in the built= item's words */
+		if (!strcmp(it[i].key, "section"))
+			continue;
 		t.len = 0;
-		evidence_item(&t, &it[i]);
+		evidence_item(&t, &it[i], sec);
 		sb_wrap(s, t.buf, "  - ", "    ", WIDTH);
 	}
 	sb_free(&t);
@@ -224,7 +235,10 @@ static void why_safe(struct sb *s, const struct plan_opts *o, struct var **v,
 		ninit += f[i].kind == WK_INIT;
 	nother = nf - ninit;
 	sb_add(&t, many ? "They are" : "It is");
-	if (!nf) {
+	if (!nf && v[0]->kind == VK_INITCONST) {
+		sb_addf(&t, " const: no function writes %s",
+			many ? "them" : "it");
+	} else if (!nf) {
 		sb_add(&t, " written by no function");
 	} else if (nf <= 4) {
 		sb_add(&t, " written only by ");
@@ -259,8 +273,15 @@ static void why_safe(struct sb *s, const struct plan_opts *o, struct var **v,
 	if (more)
 		sb_addf(&t, " The finder counted %ld more writes, all in init-only code.",
 			more);
-	sb_addf(&t, " Nothing that runs after init writes %s; every writer is listed below the commit message.",
-		many ? "them" : "it");
+	if (v[0]->kind == VK_RO)
+		sb_addf(&t, " Nothing that runs after init writes %s; every writer is listed below the commit message.",
+			many ? "them" : "it");
+	else
+		sb_addf(&t, " Only __init code reads %s, and nothing outside the init sections refers to %s: modpost, which reports any reference from other sections to init data as a section mismatch, reported none for %s. %s",
+			many ? "them" : "it", many ? "them" : "it",
+			many ? "them" : "it", nf || nscope ?
+			"Every writer is listed below the commit message." :
+			"The finder's verdict is quoted below the commit message.");
 	sb_wrap(s, t.buf, "", "", WIDTH);
 	sb_free(&t);
 	sb_free(&scope);
@@ -278,6 +299,22 @@ static const char *first_module(struct var **v, size_t n)
 		if (v[i]->level == EV_LEVEL_MODULE_CYCLED && v[i]->module)
 			return v[i]->module;
 	return "?";
+}
+
+/* Level K of an __initdata/__initconst patch V[0..N-1], in words. */
+static void tested_init(struct sb *t, struct var **v, size_t n, int k)
+{
+	const char *it = nnames(v, n) > 1 ? "them" : "it";
+
+	if (k == EV_LEVEL_EXERCISED)
+		sb_addf(t, "built into an x86_64 vmlinux, where modpost reported no section mismatch for %s, and booted under QEMU twice, with ro_after_init=warn and with the protection on, each time through suspend/resume, CPU hotplug, module and sysfs/sysctl exercises, which run after the init sections are freed.",
+			it);
+	else if (k == EV_LEVEL_MODULE_CYCLED)
+		sb_addf(t, "built as the module %s (x86_64), where modpost reported no section mismatch for %s, which was loaded under QEMU, its init returning 0, and unloaded, in two boots.",
+			first_module(v, n), it);
+	else
+		sb_addf(t, "only compiled (x86_64): the symbol is in %s and modpost reported no section mismatch for %s, but no boot ran the code that uses %s, so the change is not tested at run time.",
+			vkind_section[v[0]->kind], it, it);
 }
 
 /* One paragraph per level present: what it means, in words. */
@@ -304,7 +341,9 @@ static void how_tested(struct sb *s, struct var **v, size_t n)
 			sb_add(&t, "T");
 		}
 		sb_addf(&t, "ested (level: %s): ", ev_level_name(k));
-		if (k == EV_LEVEL_EXERCISED)
+		if (v[0]->kind != VK_RO)
+			tested_init(&t, v, n, k);
+		else if (k == EV_LEVEL_EXERCISED)
 			sb_addf(&t, "built into an x86_64 vmlinux and booted under QEMU with ro_after_init=warn, which reported no write, and with the protection on, each time through suspend/resume, CPU hotplug, module and sysfs/sysctl exercises.");
 		else if (k == EV_LEVEL_MODULE_CYCLED)
 			sb_addf(&t, "built as the module %s (x86_64), which was loaded under QEMU, its init returning 0, and unloaded, with ro_after_init=warn, which reported no write, and with the protection on.",
@@ -330,12 +369,26 @@ static void notes_writers(struct sb *s, const struct plan_opts *o,
 	sb_init(&t);
 	for (i = 0; i < n; i++) {
 		t.len = 0;
-		sb_addf(&t, "Writers of %s (%s:%ld), all init-only (finder: \"%s\", confidence %s):",
-			v[i]->name, v[i]->file, v[i]->line, v[i]->reason,
-			v[i]->conf);
 		if (i)
 			sb_addc(s, '\n');
-		sb_wrap(s, t.buf, "", "", WIDTH);
+		if (v[i]->kind == VK_RO) {
+			sb_addf(&t, "Writers of %s (%s:%ld), all init-only (finder: \"%s\", confidence %s):",
+				v[i]->name, v[i]->file, v[i]->line,
+				v[i]->reason, v[i]->conf);
+			sb_wrap(s, t.buf, "", "", WIDTH);
+		} else {
+			/* the finder's reason may hold "code: ", so a bullet */
+			if (v[i]->nw || v[i]->more)
+				sb_addf(&t, "Writers of %s (%s:%ld), all in __init code; the finder's verdict first:",
+					v[i]->name, v[i]->file, v[i]->line);
+			else
+				sb_addf(&t, "%s (%s:%ld) has no writers; the finder's verdict:",
+					v[i]->name, v[i]->file, v[i]->line);
+			sb_wrap(s, t.buf, "", "", WIDTH);
+			t.len = 0;
+			sb_addf(&t, "finder: %s", v[i]->reason);
+			sb_wrap(s, t.buf, "  - ", "    ", WIDTH);
+		}
 		for (k = 0; k < v[i]->nw; k++)
 			describe_writer(s, o->tree, &v[i]->w[k], "  ");
 		if (v[i]->more)
@@ -372,7 +425,7 @@ static void notes_validation(struct sb *s, const struct plan_opts *o,
 			v[i]->config_hash, v[i]->batch);
 		sb_addc(s, '\n');
 		sb_wrap(s, t.buf, "", "", WIDTH);
-		evidence_items(s, v[i]->evidence);
+		evidence_items(s, v[i]->evidence, vkind_section[v[i]->kind]);
 	}
 	sb_free(&t);
 }
@@ -387,14 +440,25 @@ void commit_msg(struct sb *s, struct sb *notes, const struct plan_opts *o,
 	sb_init(&t);
 	sb_addf(s, "%s\n\n", subj);
 	names_list(&t, v, n, -1);
-	sb_addf(&t, " %s set during boot and only read after that. Mark %s __ro_after_init, so that %s made read-only once init is done: a stray write later faults instead of silently changing %s.",
-		d > 1 ? "are" : "is", d > 1 ? "them" : "it",
-		d > 1 ? "they are" : "it is", d > 1 ? "them" : "it");
+	if (v[0]->kind == VK_RO)
+		sb_addf(&t, " %s set during boot and only read after that. Mark %s __ro_after_init, so that %s made read-only once init is done: a stray write later faults instead of silently changing %s.",
+			d > 1 ? "are" : "is", d > 1 ? "them" : "it",
+			d > 1 ? "they are" : "it is", d > 1 ? "them" : "it");
+	else if (v[0]->kind == VK_INITDATA)
+		sb_addf(&t, " %s read and written only by __init code, and never after boot. Mark %s __initdata, so that %s freed with the init sections once boot is done instead of taking memory for the life of the system.",
+			d > 1 ? "are" : "is", d > 1 ? "them" : "it",
+			d > 1 ? "they are" : "it is");
+	else
+		sb_addf(&t, " %s const and read only by __init code, and never after boot. Mark %s __initconst, so that %s freed with the init sections once boot is done instead of taking memory for the life of the system.",
+			d > 1 ? "are" : "is", d > 1 ? "them" : "it",
+			d > 1 ? "they are" : "it is");
 	sb_wrap(s, t.buf, "", "", WIDTH);
 	sb_addc(s, '\n');
 	why_safe(s, o, v, n);
 	sb_addc(s, '\n');
-	sb_wrap(s, "Found with ro-campaign, which uses Coccinelle to find the global variables that only init-only code writes, in the whole tree.",
+	sb_wrap(s, v[0]->kind == VK_RO ?
+		"Found with ro-campaign, which uses Coccinelle to find the global variables that only init-only code writes, in the whole tree." :
+		"Found with ro-campaign, which uses Coccinelle to find, in the whole tree, the static variables that only __init code reads and writes.",
 		"", "", WIDTH);
 	how_tested(s, v, n);
 	sb_addf(s, "\nSigned-off-by: %s\n", o->signoff);
@@ -416,12 +480,21 @@ void cover_blurb(struct sb *s, const struct plan_opts *o,
 		[EV_LEVEL_MODULE_CYCLED] = "module-cycled = built as a module that was loaded (its init returned 0) and unloaded in the same two boots;",
 		[EV_LEVEL_BUILT] = "built = only compiled: the symbol is in .data..ro_after_init, but no boot ran its code;",
 	};
-	char *t = xasprintf("This series marks %zu variable%s of %s (MAINTAINERS) as __ro_after_init, in %zu patch%s, one per file. Each of them is written only by init-only code and only read after init; once it is marked, a stray write after boot faults instead of silently changing it.",
-			    p->nvars, p->nvars > 1 ? "s" : "", p->area,
-			    p->npatches, p->npatches > 1 ? "es" : "");
+	size_t ninit = p->nkind[VK_INITDATA] + p->nkind[VK_INITCONST];
 	struct sb l;
+	char *t;
 	int k;
 
+	if (!ninit)
+		t = xasprintf("This series marks %zu variable%s of %s (MAINTAINERS) as __ro_after_init, in %zu patch%s, one per file. Each of them is written only by init-only code and only read after init; once it is marked, a stray write after boot faults instead of silently changing it.",
+			      p->nvars, p->nvars > 1 ? "s" : "", p->area,
+			      p->npatches, p->npatches > 1 ? "es" : "");
+	else
+		t = xasprintf("This series marks %zu variable%s of %s (MAINTAINERS), in %zu patch%s, one per file and annotation: %zu as __ro_after_init, %zu as __initdata and %zu as __initconst. Those marked __ro_after_init are written only by init-only code and only read after init; once marked, a stray write after boot faults instead of silently changing them. Those marked __initdata or __initconst are read and written only by __init code: they are freed with the init sections once boot is done, and modpost reported no section mismatch for them, so nothing outside the init sections refers to them.",
+			      p->nvars, p->nvars > 1 ? "s" : "", p->area,
+			      p->npatches, p->npatches > 1 ? "es" : "",
+			      p->nkind[VK_RO], p->nkind[VK_INITDATA],
+			      p->nkind[VK_INITCONST]);
 	sb_wrap(s, t, "", "", WIDTH);
 	free(t);
 	if (p->parts > 1) {

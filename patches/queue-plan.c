@@ -92,8 +92,9 @@ struct unit {
 };
 
 /*
- * The patches of the N variables V of one area: one per file, at most
- * max_vars variables each.  Returns the count; *OUT gets them.
+ * The patches of the N variables V of one area: one per file and kind
+ * (the annotation: __ro_after_init and __initdata never share a patch),
+ * at most max_vars variables each.  Returns the count; *OUT gets them.
  */
 static size_t make_units(const struct plan_opts *o, struct var *v, size_t n,
 			 struct unit **out)
@@ -103,7 +104,8 @@ static size_t make_units(const struct plan_opts *o, struct var *v, size_t n,
 
 	for (i = 0; i < n; i = j) {
 		for (j = i; j < n && j - i < (size_t)o->max_vars &&
-		     !strcmp(v[j].file, v[i].file); j++)
+		     !strcmp(v[j].file, v[i].file) && v[j].kind == v[i].kind;
+		     j++)
 			;
 		u[nu].first = i;
 		u[nu++].n = j - i;
@@ -141,6 +143,29 @@ static unsigned int split_postings(const struct plan_opts *o, struct var *v,
 	}
 	start[parts] = nu;
 	return parts;
+}
+
+/*
+ * A cover letter's subject: "PFX: Mark N variables as __ro_after_init",
+ * naming every annotation of the posting ("as __ro_after_init or
+ * __initdata").
+ */
+static void cover_subject(struct sb *s, const char *pfx,
+			  const struct posting *p)
+{
+	int k, nk = 0, i = 0;
+
+	for (k = 0; k < VK_NR; k++)
+		nk += !!p->nkind[k];
+	sb_addf(s, "%s: Mark %zu variable%s as ", pfx, p->nvars,
+		p->nvars > 1 ? "s" : "");
+	for (k = 0; k < VK_NR; k++) {
+		if (!p->nkind[k])
+			continue;
+		if (i++)
+			sb_add(s, i == nk ? " or " : ", ");
+		sb_add(s, vkind_attr[k]);
+	}
 }
 
 /*
@@ -193,10 +218,10 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 		snprintf(fname, sizeof(fname), "%04zu.notes", i + 1);
 		put(dir, fname, &notes);
 		list.len = 0;
-		sb_add(&list, "file\tline\tname\n");
+		sb_add(&list, "file\tline\tname\tannotation\n");
 		for (k = 0; k < u[i].n; k++)
-			sb_addf(&list, "%s\t%ld\t%s\n", f[k].file, f[k].line,
-				f[k].name);
+			sb_addf(&list, "%s\t%ld\t%s\t%s\n", f[k].file,
+				f[k].line, f[k].name, vkind_name[f[k].kind]);
 		snprintf(fname, sizeof(fname), "%04zu.list", i + 1);
 		put(dir, fname, &list);
 		if (!i || strcmp(f->file, v[u[i - 1].first].file))
@@ -213,8 +238,7 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 	}
 	put(dir, "files", &files);
 	msg.len = 0;
-	sb_addf(&msg, "%s: Mark %zu variable%s as __ro_after_init", pfx, nv,
-		nv > 1 ? "s" : "");
+	cover_subject(&msg, pfx, p);
 	if (p->parts > 1)
 		sb_addf(&msg, " (part %u of %u)", p->part, p->parts);
 	sb_addc(&msg, '\n');
@@ -255,13 +279,17 @@ static void write_series(const struct plan_opts *o, const char *plan,
 	p.area_npatches = nu;
 	for (k = 0; k < p.parts; k++) {
 		const struct unit *pu = u + start[k];
-		size_t pn = start[k + 1] - start[k], i;
+		size_t pn = start[k + 1] - start[k], i, j;
 		char *dir;
 
 		p.part = k + 1;
 		p.npatches = pn;
-		for (i = p.nvars = 0; i < pn; i++)
+		memset(p.nkind, 0, sizeof(p.nkind));
+		for (i = p.nvars = 0; i < pn; i++) {
 			p.nvars += pu[i].n;
+			for (j = 0; j < pu[i].n; j++)
+				p.nkind[v[pu[i].first + j].kind]++;
+		}
 		if (p.parts > 1)
 			dir = xasprintf("%s-%0*uof%u", name,
 					p.parts >= 10 ? 2 : 1, p.part,

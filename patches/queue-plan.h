@@ -65,6 +65,17 @@ struct plan_opts {
 	int allow_built;	/* queue accepted rows of level built too */
 };
 
+/*
+ * What a patch adds to its variables: __ro_after_init (class
+ * ro_after_init), or for class initdata __initdata or __initconst, as the
+ * journal's accepted evidence names the section validate checked
+ * (section=.init.data or .init.rodata).  Each kind has patches of its own.
+ */
+enum vkind { VK_RO, VK_INITDATA, VK_INITCONST, VK_NR };
+extern const char *const vkind_name[VK_NR];	/* the annotate list's */
+extern const char *const vkind_attr[VK_NR];	/* __ro_after_init, ... */
+extern const char *const vkind_section[VK_NR];	/* .data..ro_after_init, ... */
+
 /* A variable with its final journal row. */
 struct var {
 	const char *file, *name, *verdict;
@@ -74,6 +85,7 @@ struct var {
 	unsigned long jline;	/* line of the journal row */
 	enum ev_level level;	/* the journal row's */
 	char *module;		/* cycled=MOD: the module, else NULL */
+	enum vkind kind;	/* accepted ones: what the patch adds */
 	/* accepted ones only: */
 	const char *reason, *conf;	/* the finder's, from candidates.tsv */
 	struct ev_writer *w;	/* the writers, from candidates.tsv */
@@ -139,6 +151,7 @@ struct posting {
 	size_t nvars, npatches;		/* in this posting */
 	unsigned int part, parts;
 	size_t area_nvars, area_npatches;	/* in all parts */
+	size_t nkind[VK_NR];		/* this posting's variables per kind */
 };
 
 /*

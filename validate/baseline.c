@@ -3,7 +3,8 @@
  * baseline.c - the bare kernel of the profile: its config and core
  * hashes (the journal's key to a kernel), its build and boots, cached in
  * STATE/baseline-CONFIG-CORE.tsv (violations and failing exercises that
- * are not the candidates' fault, the boot time, the compiled objects),
+ * are not the candidates' fault, the boot time, the compiled objects,
+ * modpost's section mismatches),
  * and the not-built verdicts those objects decide without a batch.
  */
 #include <errno.h>
@@ -183,6 +184,7 @@ void load_baseline(struct ctx *x)
 	char *p = xasprintf("%s/baseline-%s-%s.tsv", x->state, x->config_hash,
 			    x->core_hash);
 	char *buf = read_file(p, NULL), *line, *next = buf, *f[4];
+	char *p2;
 	struct boot_out o;
 	struct sb s;
 	int i, m;
@@ -212,6 +214,10 @@ void load_baseline(struct ctx *x)
 					(x->ndeny + 1) * sizeof(char *));
 				x->deny[x->ndeny] = xstrdup(f[1]);
 				x->deny_why[x->ndeny++] = xstrdup(f[2]);
+			} else if (i == 2 && !strcmp(f[0], "mismatch")) {
+				x->base_mism = xrealloc(x->base_mism,
+					(x->nbase_mism + 1) * sizeof(char *));
+				x->base_mism[x->nbase_mism++] = xstrdup(f[1]);
 			} else if (i == 2 && !strcmp(f[0], "object")) {
 				x->objs = xrealloc(x->objs,
 					(x->nobjs + 1) * sizeof(char *));
@@ -228,6 +234,9 @@ void load_baseline(struct ctx *x)
 	if (!prepare(x, NULL, 0))
 		die(RC_HOST, "the unannotated tree does not build, see %s/build.log",
 		    x->build_dir);
+	p2 = xasprintf("%s/build.log", x->build_dir);
+	x->base_mism = mismatch_keys(p2, &x->nbase_mism);
+	free(p2);
 	list_objects(x);
 	baseline_boot(x, M_DEFAULT, &o);
 	if (o.rc >= 2)
@@ -258,6 +267,8 @@ void load_baseline(struct ctx *x)
 		sb_addf(&s, "moddeny\t%s\t%s\n", x->deny[i], x->deny_why[i]);
 	for (i = 0; i < x->nobjs; i++)
 		sb_addf(&s, "object\t%s\n", x->objs[i]);
+	for (i = 0; i < x->nbase_mism; i++)
+		sb_addf(&s, "mismatch\t%s\n", x->base_mism[i]);
 	if (write_file_atomic(p, s.buf, s.len))
 		die(RC_HOST, "%s: %s", p, strerror(errno));
 	warnx("baseline: first boots in %s mode, %d baseline violations, %d+%d failing exercises, %d modules deny-listed",

@@ -17,7 +17,10 @@ unsigned long long set_sig(const int *set, int n)
 	return fnv1a(fnv1a(FNV1A_INIT, &n, sizeof(n)), set, n * sizeof(*set));
 }
 
-/* The first compiler error of the build log, preferring one in file. */
+/*
+ * The first error of the build log (the compiler's, or modpost's "ERROR:
+ * modpost: Section mismatches detected."), preferring one in file.
+ */
 static char *build_error(struct ctx *x, const char *file)
 {
 	char *p = xasprintf("%s/build.log", x->build_dir);
@@ -27,7 +30,8 @@ static char *build_error(struct ctx *x, const char *file)
 	if (!buf)
 		return xstrdup("build failed (no build.log)");
 	while ((line = strsep(&next, "\n"))) {
-		if (!strstr(line, "error:") && !strstr(line, "Error "))
+		if (!strstr(line, "error:") && !strstr(line, "Error ") &&
+		    !strstr(line, "ERROR: "))
 			continue;
 		if (file && strstr(line, file)) {
 			first = line;
@@ -39,6 +43,129 @@ static char *build_error(struct ctx *x, const char *file)
 	r = ev_one_line(first ? first : "build failed", 400);
 	free(buf);
 	return r;
+}
+
+/*
+ * modpost's section mismatch warnings (scripts/mod/modpost.c, 6.1 and
+ * 6.12): "WARNING: modpost: MOD: section mismatch in reference: FROM+0xOFF
+ * (section: FSEC) -> TO (section: TSEC)", where MOD is vmlinux (vmlinux.o
+ * on 6.1) or the module's path.  Parses LINE into F[]: MOD, FROM (without
+ * its offset), FSEC, TO, TSEC, cut in place.  0 done, -1 not such a line.
+ */
+static int parse_mismatch(char *line, char *f[5])
+{
+	static const char head[] = ": section mismatch in reference: ";
+	char *p = strstr(line, "modpost: "), *e = p ? strstr(p, head) : NULL;
+
+	if (!e)
+		return -1;
+	f[0] = p + strlen("modpost: ");
+	*e = '\0';
+	f[1] = e + strlen(head);
+	p = strstr(f[1], " (section: ");
+	if (!p)
+		return -1;
+	*p = '\0';
+	f[2] = p + strlen(" (section: ");
+	p = strstr(f[2], ") -> ");
+	if (!p)
+		return -1;
+	*p = '\0';
+	f[3] = p + strlen(") -> ");
+	p = strstr(f[3], " (section: ");
+	if (!p)
+		return -1;
+	*p = '\0';
+	f[4] = p + strlen(" (section: ");
+	p = strchr(f[4], ')');
+	if (!p)
+		return -1;
+	*p = '\0';
+	p = strstr(f[1], "+0x");
+	if (p)
+		*p = '\0';
+	return 0;
+}
+
+/* "MOD: FROM (FSEC) -> TO (TSEC)": a mismatch without its offset. */
+static char *mismatch_key(char *const f[5])
+{
+	return xasprintf("%s: %s (%s) -> %s (%s)", f[0], f[1], f[2], f[3],
+			 f[4]);
+}
+
+/* The section mismatches of build log LOG, as mismatch_key()s. */
+char **mismatch_keys(const char *log, int *n)
+{
+	char *buf = read_file(log, NULL), *line, *next = buf, *f[5];
+	char **v = NULL;
+
+	*n = 0;
+	while (buf && (line = strsep(&next, "\n"))) {
+		if (parse_mismatch(line, f))
+			continue;
+		v = xrealloc(v, (*n + 1) * sizeof(char *));
+		v[(*n)++] = mismatch_key(f);
+	}
+	free(buf);
+	return v;
+}
+
+/*
+ * Does TO name the variable NAME?  gcc may add a suffix to a static's
+ * symbol ("name.0", "name.lto_priv.0").
+ */
+static int names_var(const char *to, const char *name)
+{
+	size_t l = strlen(name);
+
+	return !strncmp(to, name, l) && (!to[l] || to[l] == '.');
+}
+
+/*
+ * An __initdata/__initconst conversion is wrong when code outside the
+ * init sections refers to the variable: after init it reads freed
+ * memory.  modpost says so, "section mismatch in reference: FROM (section:
+ * .text) -> NAME (section: .init.data)"; a mismatch the baseline build
+ * had too is not the conversion's.  Marks the initdata members of set[]
+ * that the last build's log names, with the reason in msg[]; returns how
+ * many.
+ */
+static int find_mismatches(struct ctx *x, const int *set, int n)
+{
+	char *p = xasprintf("%s/build.log", x->build_dir);
+	char *buf = read_file(p, NULL), *line, *next = buf, *f[5], *key;
+	int i, k, found = 0;
+
+	free(p);
+	for (i = 0; i < n; i++)
+		x->mismatch[set[i]] = 0;
+	while (buf && (line = strsep(&next, "\n"))) {
+		if (parse_mismatch(line, f) || strncmp(f[4], ".init.", 6))
+			continue;
+		key = mismatch_key(f);
+		for (k = 0; k < x->nbase_mism; k++)
+			if (!strcmp(x->base_mism[k], key))
+				break;
+		free(key);
+		if (k < x->nbase_mism)
+			continue;
+		for (i = 0; i < n; i++) {
+			struct cand *cd = &x->c->v[set[i]];
+
+			if (cd->annot == AN_RO || x->mismatch[set[i]] ||
+			    !names_var(f[3], cd->name))
+				continue;
+			x->mismatch[set[i]] = 1;
+			found++;
+			free(x->msg[set[i]]);
+			x->msg[set[i]] = xasprintf("modpost: section mismatch in %s: %s (section: %s) refers to %s (section: %s), which is freed after init",
+						   f[0], *f[1] ? f[1] : "?",
+						   f[2], f[3], f[4]);
+		}
+	}
+	free(buf);
+	return found;
 }
 
 /*
@@ -82,7 +209,8 @@ static void write_with_siblings(struct ctx *x, FILE *f, const int *set, int n)
 	for (i = 0; i < n; i++) {
 		const struct cand *cd = &x->c->v[set[i]];
 
-		fprintf(f, "%s\t%d\t%s\n", cd->file, cd->line, cd->name);
+		fprintf(f, "%s\t%d\t%s\t%s\n", cd->file, cd->line, cd->name,
+			annot_name[cd->annot]);
 		for (j = 0; j < x->c->n; j++) {
 			const struct cand *sib = &x->c->v[j];
 
@@ -90,8 +218,8 @@ static void write_with_siblings(struct ctx *x, FILE *f, const int *set, int n)
 			    strcmp(sib->file, cd->file))
 				continue;
 			listed[j] = 1;
-			fprintf(f, "%s\t%d\t%s\n", sib->file, sib->line,
-				sib->name);
+			fprintf(f, "%s\t%d\t%s\t%s\n", sib->file, sib->line,
+				sib->name, annot_name[sib->annot]);
 		}
 	}
 	free(listed);
@@ -119,7 +247,7 @@ int prepare(struct ctx *x, const int *set, int n)
 	f = fopen(list, "w");
 	if (!f)
 		die(RC_HOST, "%s: %s", list, strerror(errno));
-	fputs("file\tline\tname\n", f);
+	fputs("file\tline\tname\tannotation\n", f);
 	write_with_siblings(x, f, set, n);
 	if (fclose(f))
 		die(RC_HOST, "%s: %s", list, strerror(errno));
@@ -162,8 +290,11 @@ build:
 	check_intr();
 	if (rc != 0 && rc != 1)
 		die(RC_HOST, "build-kernel.sh exit %d, see %s", rc, x->log);
+	/* modpost's verdict on the initdata members: a failed build too */
+	if (n && find_mismatches(x, set, n))
+		rc = 1;
 	if (rc == 1) {
-		if (n == 1) {
+		if (n == 1 && !x->mismatch[set[0]]) {
 			free(x->msg[set[0]]);
 			x->msg[set[0]] = build_error(x, x->c->v[set[0]].file);
 		}
@@ -234,7 +365,9 @@ static int suspects(struct ctx *x, const int *set, int n, int *cul)
 }
 
 /*
- * Build set[] until it builds, rejecting what breaks the build.
+ * Build set[] until it builds, rejecting what breaks the build: the
+ * initdata conversions that modpost names (find_mismatches()) at once,
+ * then the culprits of compiler errors.
  */
 void build_phase(struct ctx *x, int *set, int *n)
 {
@@ -242,6 +375,15 @@ void build_phase(struct ctx *x, int *set, int *n)
 	double t;
 
 	while (*n && !prepare(x, set, *n)) {
+		/* modpost named them: no bisection needed */
+		for (i = k = 0; i < *n; i++)
+			if (x->mismatch[set[i]])
+				cul[k++] = set[i];
+		if (k) {
+			for (i = 0; i < k; i++)
+				reject(x, set, n, cul[i], x->msg[cul[i]]);
+			continue;
+		}
 		t = now();
 		k = suspects(x, set, *n, cul);
 		if (k <= 0)

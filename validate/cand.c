@@ -5,9 +5,13 @@
  *
  * The columns file, line, name and class are taken by name, so extra or
  * reordered columns are fine.  Every class must be one the finder writes;
- * only rows of class ro_after_init are conversions to validate.  Bad rows
- * are all reported, as CANDIDATES:LINE, before the program exits with
- * RC_DATA.
+ * rows of class ro_after_init and initdata are conversions to validate
+ * (--classes narrows that).  What a conversion adds: __ro_after_init for
+ * ro_after_init; for initdata __initconst when the row's optional
+ * "annotation" column says initconst or, without that column, when its
+ * "reason" names __initconst (the finder's "const and read only by __init
+ * code: __initconst, ..."), else __initdata.  Bad rows are all reported,
+ * as CANDIDATES:LINE, before the program exits with RC_DATA.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -20,10 +24,67 @@
 #include "tsv.h"
 #include "validate.h"
 
-/* candidates/classify.c's klass_names (initdata is not validated yet) */
+/* candidates/classify.c's klass_names */
 static const char *const classes[] = {
 	"ro_after_init", "const", "rejected", "already", "skip", "initdata",
 };
+enum { CL_RO = 0, CL_INITDATA = 5 };
+
+const char *const annot_name[] = { "ro_after_init", "initdata", "initconst" };
+const char *const annot_attr[] = {
+	"__ro_after_init", "__initdata", "__initconst",
+};
+const char *const annot_section[] = {
+	".data..ro_after_init", ".init.data", ".init.rodata",
+};
+
+/* The classes that are conversions: bit k for classes[k]. */
+static unsigned int conv_classes = 1u << CL_RO | 1u << CL_INITDATA;
+
+/*
+ * --classes LIST: the comma-separated classes to validate, each
+ * ro_after_init or initdata.  0 done, -1 a bad list.
+ */
+int cands_classes(const char *list)
+{
+	char *copy = xstrdup(list), *p = copy, *w;
+	unsigned int set = 0;
+	int bad = 0;
+
+	while ((w = strsep(&p, ","))) {
+		if (!strcmp(w, classes[CL_RO]))
+			set |= 1u << CL_RO;
+		else if (!strcmp(w, classes[CL_INITDATA]))
+			set |= 1u << CL_INITDATA;
+		else
+			bad = 1;
+	}
+	free(copy);
+	if (bad || !set)
+		return -1;
+	conv_classes = set;
+	return 0;
+}
+
+/* What the conversion of a row adds (see the head of this file). */
+static int row_annot(struct tsv *t, int k, int cannot, int creason)
+{
+	int a;
+
+	if (k == CL_RO)
+		return AN_RO;
+	if (cannot >= 0 && strcmp(t->field[cannot], "-")) {
+		a = tsv_enum(t, cannot, annot_name, ARRAY_SIZE(annot_name));
+		if (a == AN_RO) {
+			tsv_error(t, "column 'annotation': class initdata takes initdata or initconst, not ro_after_init");
+			return -1;
+		}
+		return a;
+	}
+	if (creason >= 0 && strstr(t->field[creason], "__initconst"))
+		return AN_INITCONST;
+	return AN_INITDATA;
+}
 
 #define MAX_LINE	100000000L
 #define MAX_REPORTED	100
@@ -69,7 +130,7 @@ static int is_dup(struct cands *c, const char *file, int line,
 
 void cands_load(const char *path, struct cands *c)
 {
-	int cfile, cline, cname, cclass, k, cap = 0, rc;
+	int cfile, cline, cname, cclass, cannot, creason, k, a, cap = 0, rc;
 	struct tsv t;
 	long v;
 
@@ -82,6 +143,8 @@ void cands_load(const char *path, struct cands *c)
 	cline = tsv_need(&t, "line");
 	cname = tsv_need(&t, "name");
 	cclass = tsv_need(&t, "class");
+	cannot = tsv_col(&t, "annotation");
+	creason = tsv_col(&t, "reason");
 	if (cfile < 0 || cline < 0 || cname < 0 || cclass < 0)
 		die(RC_DATA,
 		    "%s:1: not a candidates TSV: the header needs the columns file, line, name and class",
@@ -96,8 +159,13 @@ void cands_load(const char *path, struct cands *c)
 			nbad++;
 			continue;
 		}
-		if (k != 0)
+		if (!(conv_classes & 1u << k))
 			continue;
+		a = row_annot(&t, k, cannot, creason);
+		if (a < 0) {
+			nbad++;
+			continue;
+		}
 		if (tsv_long(&t, cline, 1, MAX_LINE, &v) ||
 		    tsv_path(&t, cfile) || tsv_ident(&t, cname)) {
 			nbad++;
@@ -113,6 +181,7 @@ void cands_load(const char *path, struct cands *c)
 		cd->file = xstrdup(t.field[cfile]);
 		cd->line = (int)v;
 		cd->name = xstrdup(t.field[cname]);
+		cd->annot = a;
 		cd->verdict = V_UNDECIDED;
 		cd->evidence = NULL;
 		cd->lineno = t.lineno;

@@ -3,9 +3,11 @@
  * elfcheck.c - the section check, by reading ELF symbol tables.
  *
  * A conversion the compiler never saw is untested: the variable's symbol
- * must sit in .data..ro_after_init in its object file (or module), and in
- * vmlinux between __start_ro_after_init and __end_ro_after_init (the
- * linker folds the input section into .rodata there).
+ * must sit in the section of its annotation in its object file (or
+ * module): .data..ro_after_init, .init.data (__initdata) or .init.rodata
+ * (__initconst); and in vmlinux between __start_ro_after_init and
+ * __end_ro_after_init (the linker folds the input section into .rodata
+ * there), or, for the init sections, between __init_begin and __init_end.
  */
 #include <elf.h>
 #include <errno.h>
@@ -19,6 +21,18 @@
 #include "validate.h"
 
 #define RO_SECTION ".data..ro_after_init"
+
+/* The symbols around SEC in vmlinux. */
+static void range_syms(const char *sec, const char **start, const char **end)
+{
+	if (!strcmp(sec, RO_SECTION)) {
+		*start = "__start_ro_after_init";
+		*end = "__end_ro_after_init";
+	} else {
+		*start = "__init_begin";
+		*end = "__init_end";
+	}
+}
 
 struct elf {
 	const unsigned char *map;
@@ -121,9 +135,9 @@ static int is_data_sym(const Elf64_Sym *s)
 	return (t == STT_OBJECT || t == STT_NOTYPE) && s->st_shndx != SHN_UNDEF;
 }
 
-/* An object file or a module: the symbol's section, by name. */
+/* An object file or a module: the symbol's section is WANT. */
 enum sec_result elf_check_object(const char *path, const char *name,
-				 char *where, size_t wlen)
+				 const char *want, char *where, size_t wlen)
 {
 	const char *sec = NULL;
 	struct elf e;
@@ -139,11 +153,11 @@ enum sec_result elf_check_object(const char *path, const char *name,
 		if (!is_data_sym(s) || strcmp(sym_name(&e, s), name))
 			continue;
 		sec = sec_name(&e, s->st_shndx);
-		if (!strcmp(sec, RO_SECTION))
+		if (!strcmp(sec, want))
 			break;
 	}
 	snprintf(where, wlen, "%s", sec ? sec : "-");
-	r = !sec ? SEC_MISSING : strcmp(sec, RO_SECTION) ? SEC_WRONG : SEC_OK;
+	r = !sec ? SEC_MISSING : strcmp(sec, want) ? SEC_WRONG : SEC_OK;
 	elf_close(&e);
 	return r;
 }
@@ -162,14 +176,16 @@ static int find_value(const struct elf *e, const char *name,
 }
 
 /*
- * vmlinux: the symbol's address must be inside the ro_after_init range.
+ * vmlinux: the symbol's address must be inside the range of WANT (the
+ * ro_after_init range, or the init range for .init.data and .init.rodata).
  * Local symbols follow the STT_FILE symbol of their source file, which is
  * how two statics of the same name are told apart.
  */
 enum sec_result elf_check_vmlinux(const char *path, const char *name,
-				  const char *srcfile, char *where,
-				  size_t wlen)
+				  const char *srcfile, const char *want,
+				  char *where, size_t wlen)
 {
+	const char *s_start, *s_end;
 	unsigned long long start, end, found = 0;
 	size_t i, hit = 0;
 	const char *base = strrchr(srcfile, '/'), *file = "";
@@ -180,8 +196,8 @@ enum sec_result elf_check_vmlinux(const char *path, const char *name,
 	r = elf_open(&e, path);
 	if (r)
 		return r;
-	if (find_value(&e, "__start_ro_after_init", &start) ||
-	    find_value(&e, "__end_ro_after_init", &end)) {
+	range_syms(want, &s_start, &s_end);
+	if (find_value(&e, s_start, &start) || find_value(&e, s_end, &end)) {
 		elf_close(&e);
 		return SEC_ERROR;
 	}

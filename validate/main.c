@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * validate - batch boot-validation of __ro_after_init conversions.
+ * validate - batch boot-validation of __ro_after_init conversions (and
+ * of __initdata/__initconst ones).
  *
  * For each batch of candidates: reset the work tree, annotate it with
  * cocci/annotate.sh, build it with qemu-boot/build-kernel.sh (bisecting
@@ -30,9 +31,12 @@ static const char usage_text[] =
 "       validate --job DIR --tree DIR --work DIR [--tools DIR]\n"
 "       validate --merge DIR [--journal FILE]\n"
 "\n"
-"Validate the class ro_after_init rows of a candidates TSV by batches:\n"
-"annotate, build, section check, boot in warn mode with the exercise\n"
-"suite, bisect what fails, confirm in the default mode, journal.\n"
+"Validate the class ro_after_init and initdata rows of a candidates TSV by\n"
+"batches: annotate (__ro_after_init; __initdata or __initconst), build\n"
+"(an initdata conversion that modpost finds referenced from code outside\n"
+"the init sections is rejected), section check, boot in warn mode with\n"
+"the exercise suite, bisect what fails, confirm in the default mode,\n"
+"journal.\n"
 "Candidates in files that the bare kernel's build does not compile are\n"
 "not-built at once, without a place in a batch.\n"
 "\n"
@@ -43,6 +47,8 @@ static const char usage_text[] =
 "  --profile NAME     kernel profile, fast, wide or cover (default fast;\n"
 "                     cover needs COVER_FRAGMENT=FILE in the environment,\n"
 "                     see qemu-boot/build-kernel.sh)\n"
+"  --classes LIST     the classes to validate, comma-separated:\n"
+"                     ro_after_init, initdata (default both)\n"
 "  --cover-plan FILE  validate/cover-plan's plan.tsv: the reason (other-arch,\n"
 "                     unmet dependency) of each not-built verdict\n"
 "  --batch N          conversions per batch, 1 to 100000 (default "
@@ -121,6 +127,7 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 		{ "extra-patch", required_argument, NULL, 'x' },
 		{ "max", required_argument, NULL, 'm' },
 		{ "cover-plan", required_argument, NULL, 'P' },
+		{ "classes", required_argument, NULL, 'C' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "emit-jobs", required_argument, NULL, 'E' },
 		{ "merge", required_argument, NULL, 'M' },
@@ -183,6 +190,11 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 			break;
 		case 'f':
 			x->force = 1;
+			break;
+		case 'C':
+			if (cands_classes(optarg))
+				usage_error("--classes takes ro_after_init and initdata, comma-separated, not '%s'",
+					    optarg);
 			break;
 		case 'P':
 			o->plan = optarg;
@@ -279,6 +291,8 @@ static void check_input(struct ctx *x, struct opts *o, struct cands *c)
 	x->c = c;
 	x->msg = xcalloc(c->n + 1, sizeof(char *));
 	x->not_found = xcalloc(c->n + 1, 1);
+	x->mismatch = xcalloc(c->n + 1, 1);
+	x->mismatch = xcalloc(c->n + 1, 1);
 	x->commit = xstrdup(o->base);
 	resolve_commit(x);
 	tree_init(x);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * section.c - the section check: a conversion the compiler never saw is
- * untested, so the built symbol must sit in .data..ro_after_init of its
- * object and of vmlinux or its module (elfcheck.c reads the ELF files).
+ * untested, so the built symbol must sit in the section of its annotation
+ * (.data..ro_after_init; .init.data for __initdata, .init.rodata for
+ * __initconst) of its object and of vmlinux or its module (elfcheck.c
+ * reads the ELF files).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +83,7 @@ int section_check(struct ctx *x, int i, char **ev)
 	struct cand *cd = &x->c->v[i];
 	size_t l = strlen(cd->file);
 	char where[256], *rel, *obj, *ko, *path, *e;
+	const char *want = annot_section[cd->annot];
 	enum sec_result r;
 
 	if (l < 3 || strcmp(cd->file + l - 2, ".c")) {
@@ -90,7 +93,7 @@ int section_check(struct ctx *x, int i, char **ev)
 	}
 	rel = xasprintf("%.*s.o", (int)(l - 2), cd->file);
 	obj = xasprintf("%s/%s", x->build_dir, rel);
-	r = elf_check_object(obj, cd->name, where, sizeof(where));
+	r = elf_check_object(obj, cd->name, want, where, sizeof(where));
 	if (r == SEC_NOFILE || r == SEC_MISSING) {
 		char *why = r == SEC_NOFILE ? plan_reason(x, cd->file) : NULL;
 
@@ -112,11 +115,11 @@ int section_check(struct ctx *x, int i, char **ev)
 		if (r != SEC_WRONG)
 			e = xasprintf("section: %s is not a readable ELF file", rel);
 		else if (w)
-			e = xasprintf("section: %s is in %s of %s, not .data..ro_after_init: %s",
-				      cd->name, where, rel, w);
+			e = xasprintf("section: %s is in %s of %s, not %s: %s",
+				      cd->name, where, rel, want, w);
 		else
-			e = xasprintf("section: %s is in %s of %s, not .data..ro_after_init (annotation not applied?)",
-				      cd->name, where, rel);
+			e = xasprintf("section: %s is in %s of %s, not %s (annotation not applied?)",
+				      cd->name, where, rel, want);
 		free(w);
 		record(x, cd, x->batch, V_REJECTED, e);
 		goto out;
@@ -124,15 +127,26 @@ int section_check(struct ctx *x, int i, char **ev)
 	ko = module_of(x, rel);
 	if (ko) {
 		path = xasprintf("%s/%s", x->build_dir, ko);
-		r = elf_check_object(path, cd->name, where, sizeof(where));
+		r = elf_check_object(path, cd->name, want, where,
+				     sizeof(where));
 	} else {
 		path = xasprintf("%s/vmlinux", x->build_dir);
-		r = elf_check_vmlinux(path, cd->name, cd->file, where,
+		r = elf_check_vmlinux(path, cd->name, cd->file, want, where,
 				      sizeof(where));
 	}
 	free(path);
 	if (r == SEC_OK) {
-		*ev = xasprintf("built=%s,%s", rel, ko ? ko : "vmlinux");
+		/*
+		 * An init-section conversion also names its section, and
+		 * that modpost found no reference to it from code outside
+		 * the init sections (build.c rejected it otherwise).
+		 */
+		if (cd->annot == AN_RO)
+			*ev = xasprintf("built=%s,%s", rel,
+					ko ? ko : "vmlinux");
+		else
+			*ev = xasprintf("built=%s,%s; section=%s; modpost=no-mismatch",
+					rel, ko ? ko : "vmlinux", want);
 		free(ko);
 		free(obj);
 		free(rel);
@@ -142,8 +156,9 @@ int section_check(struct ctx *x, int i, char **ev)
 		e = xasprintf("not-built: %s not linked into %s (discarded)",
 			      cd->name, ko ? ko : "vmlinux");
 	else
-		e = xasprintf("section: %s is at %s in %s, outside ro_after_init",
-			      cd->name, where, ko ? ko : "vmlinux");
+		e = xasprintf("section: %s is at %s in %s, outside %s",
+			      cd->name, where, ko ? ko : "vmlinux",
+			      cd->annot == AN_RO ? "ro_after_init" : "the init sections");
 	record(x, cd, x->batch,
 		       r == SEC_MISSING ? V_NOTBUILT : V_REJECTED, e);
 	free(ko);

@@ -201,6 +201,16 @@ void do_batch(struct ctx *x, const int *members, int n)
 	 */
 	if (x->built_valid && x->built_sig == set_sig(set, n))
 		x->built_sig = set_sig(built, nb);
+	/*
+	 * The __initdata/__initconst conversions boot with the rest.  The
+	 * warn mode sees no write to them (they are not in
+	 * .data..ro_after_init, and are freed after init); their evidence
+	 * is modpost's (build.c).  But they are in the kernel the batch
+	 * boots, and a late access to freed init memory (poisoned, or
+	 * unmapped under PTI) can crash it or fail an exercise: so they
+	 * take the boots too, and bisection or an oops at their address
+	 * rejects them as it rejects the others.
+	 */
 	boot_phase(x, x->first_mode, built, &nb, &pass[0]);
 	npass = 1;
 	if (nb && x->first_mode == M_WARN) {

@@ -31,10 +31,21 @@
 
 struct tsv_table;
 
+/*
+ * What a conversion adds (the annotate list's "annotation" column): a
+ * candidate of class ro_after_init gets __ro_after_init, one of class
+ * initdata __initdata, or __initconst when the finder says it is const.
+ */
+enum annot { AN_RO, AN_INITDATA, AN_INITCONST };
+extern const char *const annot_name[];	/* ro_after_init, initdata, ... */
+extern const char *const annot_attr[];	/* __ro_after_init, __initdata, ... */
+extern const char *const annot_section[];	/* .data..ro_after_init, ... */
+
 struct cand {
 	char *file;		/* relative to the tree root */
 	int line;
 	char *name;
+	enum annot annot;
 	enum verdict verdict;
 	char *evidence;		/* set with the verdict */
 	unsigned long lineno;	/* in the candidates TSV */
@@ -83,11 +94,15 @@ struct ctx {
 	struct jrows jrows;	/* what journal_open() read, for resume() */
 	char **msg;		/* per candidate: why it failed alone */
 	char *not_found;	/* per candidate: annotate.sh found no definition */
+	char *mismatch;	/* per candidate: modpost names it (msg[] says how) */
 	unsigned long long built_sig;
 	int built_valid;
 	/* the baseline: violations and failing exercises of the bare kernel */
 	char **base_viol, **base_fail[2];
 	int nbase_viol, nbase_fail[2];
+	/* modpost's section mismatches in the baseline build (mismatch_key()) */
+	char **base_mism;
+	int nbase_mism;
 	/* the objects of the baseline build, sorted: what the profile compiles */
 	char **objs;
 	int nobjs;
@@ -106,6 +121,7 @@ char *last_line(const char *path);
 int cmp_str(const void *a, const void *b);
 
 /* cand.c */
+int cands_classes(const char *list);
 void cands_load(const char *path, struct cands *c);
 void cands_check_tree(const char *path, const struct cands *c,
 		      const char *tree);
@@ -132,6 +148,7 @@ int tree_apply(struct ctx *x, const char *patch);
 /* build.c */
 unsigned long long set_sig(const int *set, int n);
 int prepare(struct ctx *x, const int *set, int n);
+char **mismatch_keys(const char *log, int *n);
 void build_phase(struct ctx *x, int *set, int *n);
 
 /* section.c */
@@ -183,7 +200,7 @@ void plan_load(struct ctx *x, const char *path);
 
 /* elfcheck.c */
 enum sec_result {
-	SEC_OK,			/* in .data..ro_after_init */
+	SEC_OK,			/* in the wanted section */
 	SEC_WRONG,		/* present, in another section */
 	SEC_MISSING,		/* no such symbol */
 	SEC_NOFILE,		/* the ELF file does not exist */
@@ -191,10 +208,10 @@ enum sec_result {
 };
 
 enum sec_result elf_check_object(const char *path, const char *name,
-				 char *where, size_t wlen);
+				 const char *want, char *where, size_t wlen);
 enum sec_result elf_check_vmlinux(const char *path, const char *name,
-				  const char *srcfile, char *where,
-				  size_t wlen);
+				  const char *srcfile, const char *want,
+				  char *where, size_t wlen);
 int elf_symbolize(const char *vmlinux, unsigned long long addr,
 		  char *name, size_t len);
 

@@ -83,6 +83,10 @@ good; printf "${CH}foo_init\t1\t1\t1\tboot\tinit/main.c\t9\n" > "$T/f/callers.ts
 	grep -q '	x	static	ro_after_init	high	' "$T/out.tsv" &&
 	ok "a callers.tsv row for an __init function changes nothing" ||
 	not_ok "a callers.tsv row for an __init function changes nothing" "$(cat "$T/out.tsv")"
+good; printf 'name\targ\tfile\tline\nf\t-1\ta.h\t3\n' > "$T/f/protos.tsv"
+bad "protos.tsv with a negative argument" "protos\\.tsv:2: column 'arg'"
+good; printf 'name\targ\tfile\n' > "$T/f/protos.tsv"
+bad "protos.tsv with a wrong header" 'protos\.tsv:1: bad header'
 good; printf '\n' >> "$T/f/funcs.tsv"
 bad "empty line" 'funcs\.tsv:3: empty line'
 good; printf 'a.c\t1\t\tfoo\n' >> "$T/f/funcrefs.tsv"

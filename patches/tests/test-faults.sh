@@ -98,7 +98,7 @@ plan good
 } >"$T/variant.j"
 { good_c; printf 'kernel/a.c\t2\tx\tglobal\tro_after_init\thigh\t1 init-only writes\tkernel/a.c:5:set_x:assign\n'; } >"$T/variant.c"
 plan variant
-if [ "$rc" -eq 0 ] && [ "$(grep -c '^kernel/a.c	[12]	x$' "$T/variant.q/.plan"/01-*/0001.list)" -eq 2 ] &&
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^kernel/a.c	[12]	x	ro_after_init$' "$T/variant.q/.plan"/01-*/0001.list)" -eq 2 ] &&
    head -n 1 "$T/variant.q/.plan"/01-*/0001.msg | grep -qx 'a: Mark x as __ro_after_init'; then
 	ok "two #ifdef definitions of one variable are both queued, the subject names it once"
 else
@@ -508,6 +508,79 @@ if [ "$rc" -eq 0 ] && [ "$(grep -c '^Signed-off-by:' "$T/item.q/.plan"/01-*/0001
 else
 	not_ok "#10 a trailer in journal evidence stays inside an indented bullet" "exit $rc"
 fi
+
+# ---- initdata (issue 19, item 4): a patch kind of its own ------------------
+# x is __ro_after_init, y __initdata and z __initconst, all in kernel/a.c:
+# three patches, one per kind, each with its subject, its reason and its
+# annotation in the list; the kind comes from the journal's section= item
+# and must agree with the finder's class.
+idr='read and written only by __init code (1 writes): __initdata, freed with the init sections'
+icr='const and read only by __init code: __initconst, freed with the init sections'
+ev_id='built=kernel/a.o,vmlinux; section=.init.data; modpost=no-mismatch; booted=warn,default; exercised=boot'
+ev_ic='built=kernel/a.o,vmlinux; section=.init.rodata; modpost=no-mismatch; booted=warn,default; exercised=boot'
+# irow NAME CLASS REASON WRITERS
+irow() {
+	printf 'kernel/a.c\t1\t%s\tstatic\t%s\t-\t%s\t%s\n' "$1" "$2" "$3" "$4"
+}
+{
+	echo "$jhead"
+	jrow x kernel/a.c accepted "$ev"
+	jrow y kernel/a.c accepted "$ev_id"
+	jrow z kernel/a.c accepted "$ev_ic"
+} >"$T/init.j"
+{
+	echo "$chead"
+	crow x kernel/a.c "1 init-only writes, 0 escapes in init-only code" \
+		kernel/a.c:5:set_x:assign
+	irow y initdata "$idr" kernel/a.c:5:set_x:assign
+	irow z initdata "$icr" -
+} >"$T/init.c"
+plan init
+d=$(ls -d "$T/init.q/.plan"/01-* 2>/dev/null | head -n 1)
+subj() { head -n 1 "$d/$1.msg" 2>/dev/null; }
+why="exit $rc; subjects: '$(subj 0001)' '$(subj 0002)' '$(subj 0003)'; $(head -c 300 "$T/init.err")"
+check "initdata: one patch per kind, subjects as __ro_after_init, __initdata, __initconst" \
+	sh -c "[ $rc -eq 0 ] && [ ! -e '$d/0004.msg' ] && \
+		[ '$(subj 0001)' = 'a: Mark x as __ro_after_init' ] && \
+		[ '$(subj 0002)' = 'a: Mark y as __initdata' ] && \
+		[ '$(subj 0003)' = 'a: Mark z as __initconst' ]"
+why="lists: $(cat "$d"/000*.list 2>/dev/null | tr '\n\t' '| ')"
+check "initdata: each list names its annotation for annotate.sh" \
+	sh -c "grep -qx 'kernel/a.c	1	x	ro_after_init' '$d/0001.list' && \
+		grep -qx 'kernel/a.c	1	y	initdata' '$d/0002.list' && \
+		grep -qx 'kernel/a.c	1	z	initconst' '$d/0003.list' && \
+		! grep -q '	y	' '$d/0001.list' '$d/0003.list'"
+m=$(msg init kernel/a.c | tr -s ' ')
+m2=$( { cat "$d/0002.msg"; echo ' --- '; cat "$d/0002.notes"; } 2>/dev/null | tr '\n' ' ' | tr -s ' ')
+why="$m2"
+case $m2 in
+"a: Mark y as __initdata y is read and written only by __init code, and never after boot. Mark it __initdata, so that it is freed with the init sections once boot is done"*"It is written only by set_x(), which is __init."*"modpost, which reports any reference from other sections to init data as a section mismatch, reported none for it."*"static variables that only __init code reads and writes"*"Tested (level: exercised): built into an x86_64 vmlinux, where modpost reported no section mismatch for it,"*"Signed-off-by: "*" --- "*"- finder: read and written only by __init code (1 writes): __initdata"*"- section check: the symbol is in .init.data of kernel/a.o and of vmlinux"*"- modpost: no section mismatch names it"*)
+	ok "initdata: the commit message says why: __init only, freed with the init sections, no modpost mismatch" ;;
+*)	not_ok "initdata: the commit message says why: __init only, freed with the init sections, no modpost mismatch" "$m2" ;;
+esac
+m3=$(tr '\n' ' ' <"$d/0003.msg" 2>/dev/null | tr -s ' ')
+case $m3 in
+*"z is const and read only by __init code, and never after boot. Mark it __initconst,"*"It is const: no function writes it."*)
+	ok "initdata: an __initconst message says it is const" ;;
+*)	not_ok "initdata: an __initconst message says it is const" "$m3" ;;
+esac
+why="$(cat "$d/cover.subject" 2>/dev/null)"
+check "initdata: the cover letter's subject names the three annotations" \
+	grep -qx 'a: Mark 3 variables as __ro_after_init, __initdata or __initconst' "$d/cover.subject"
+why="$(tr '\n' ' ' <"$d/cover.blurb" 2>/dev/null | head -c 400)"
+check "initdata: the cover letter counts each annotation" \
+	sh -c "tr '\n' ' ' <'$d/cover.blurb' | tr -s ' ' | grep -q '1 as __ro_after_init, 1 as __initdata and 1 as __initconst'"
+# The kind must agree with the finder's class.
+sed 's/\ty\tstatic\tinitdata\t/\ty\tstatic\tro_after_init\t/' "$T/init.c" >"$T/initcls.c"
+cp "$T/init.j" "$T/initcls.j"
+plan initcls
+expect_refused initcls 65 "y in kernel/a.c was accepted as __initdata but" \
+	"initdata: accepted in .init.data but classed ro_after_init: exit 65, re-run validation"
+sed "s/; section=.init.data//" "$T/init.j" >"$T/initev.j"
+cp "$T/init.c" "$T/initev.c"
+plan initev
+expect_refused initev 65 "y in kernel/a.c was accepted as __ro_after_init but" \
+	"initdata: classed initdata but validated as __ro_after_init: exit 65"
 
 # ---- #1: queue.sh never empties a directory it did not make -------------------
 # A git tree with the tags and identity queue.sh wants (no kernel needed:

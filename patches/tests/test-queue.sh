@@ -418,6 +418,74 @@ else
 	not_ok "postings: the $bign patches of $stem are two postings with QUEUE_MAX_PATCHES=$max" "$(ls "$gq" | tr '\n' ' ')"
 fi
 
+# ---- initdata patches (issue 19 item 4): a kind of their own -----------------
+# srbds_off (__ro_after_init, from the fixture) and two init-only
+# variables: mpf_found, which only __init functions of mpparse.c touch
+# (__initdata), and spectre_v2_user_strings, a const table only the __init
+# spectre_v2_user_select_mitigation() reads (__initconst), as validate
+# journals them. bugs.c gets two patches, one per annotation; each diff
+# adds its annotation and passes queue.sh's checks (checkpatch --strict,
+# git am onto pristine and core).
+if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
+	. "$root/lib/ktree.sh"
+	l_mpf=$(ktree_line "$TREE" pristine arch/x86/kernel/mpparse.c '^static bool mpf_found;')
+	l_mpw=$(ktree_line "$TREE" pristine arch/x86/kernel/mpparse.c '^[[:space:]]*mpf_found = true;')
+	l_s2u=$(ktree_line "$TREE" pristine arch/x86/kernel/cpu/bugs.c '^static const char \* const spectre_v2_user_strings\[\]')
+	iq=$t/initq
+	rm -rf "$iq"
+	{
+		head -n 1 "$journal"
+		grep '	srbds_off	' "$journal"
+		printf '2025-01-10T09:30:00Z\tmpf_found\tarch/x86/kernel/mpparse.c\t%s\t3\taccepted\tbuilt=arch/x86/kernel/mpparse.o,vmlinux; section=.init.data; modpost=no-mismatch; booted=warn,default; exercised=boot,cpu-hotplug\texercised\t5a4b3c2d1e0f\te3b0c44298fc\n' "$l_mpf"
+		printf '2025-01-10T09:30:00Z\tspectre_v2_user_strings\tarch/x86/kernel/cpu/bugs.c\t%s\t3\taccepted\tbuilt=arch/x86/kernel/cpu/bugs.o,vmlinux; section=.init.rodata; modpost=no-mismatch; booted=warn,default; exercised=boot,cpu-hotplug\texercised\t5a4b3c2d1e0f\te3b0c44298fc\n' "$l_s2u"
+	} >"$t/init-journal.tsv"
+	{
+		head -n 1 "$cands"
+		grep '	srbds_off	' "$cands"
+		printf 'arch/x86/kernel/mpparse.c\t%s\tmpf_found\tstatic\tinitdata\t-\tread and written only by __init code (1 writes): __initdata, freed with the init sections\tarch/x86/kernel/mpparse.c:%s:smp_scan_config:assign\n' "$l_mpf" "$l_mpw"
+		printf 'arch/x86/kernel/cpu/bugs.c\t%s\tspectre_v2_user_strings\tstatic\tinitdata\t-\tconst and read only by __init code: __initconst, freed with the init sections\t-\n' "$l_s2u"
+	} >"$t/init-cands.tsv"
+	sh "$root/patches/queue.sh" "$t/init-journal.tsv" "$t/init-cands.tsv" \
+		"$TREE" "$WORK" "$iq" >"$t/init.log" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(wc -l <"$iq/series")" -eq 3 ] &&
+		ok "initdata: queue.sh writes 3 patches (one per file and annotation), all checks pass" ||
+		not_ok "initdata: queue.sh writes 3 patches (one per file and annotation), all checks pass" \
+			"exit $rc, lines '$l_mpf' '$l_mpw' '$l_s2u': $(grep -i 'fail\|error' "$t/init.log" | head -n 3 | tr '\n' ' ')"
+	# subject FILE: the patch's Subject: line, unfolded
+	subject() {
+		awk '/^Subject:/ { s = $0; while ((getline l) > 0 && l ~ /^ /) s = s l; print s; exit }' "$1" |
+			sed 's/^Subject: \[PATCH[^]]*\] //'
+	}
+	p=$(grep -l '^+.*mpf_found' "$iq"/*/0*.patch 2>/dev/null | head -n 1)
+	s=$(subject "$p" 2>/dev/null)
+	case $s in
+	*": Mark mpf_found as __initdata")
+		grep -q '^+static bool mpf_found __initdata;$' "$p" &&
+		grep -q '^-static bool mpf_found;$' "$p" &&
+		tr '\n' ' ' <"$p" | tr -s ' ' | grep -q 'mpf_found is read and written only by __init code, and never after boot. Mark it __initdata, so that it is freed with the init sections' &&
+		tr '\n' ' ' <"$p" | tr -s ' ' | grep -q 'reported none for it' &&
+			ok "initdata: the mpf_found patch: subject, why (__init only, freed, no modpost mismatch), diff adds __initdata" ||
+			not_ok "initdata: the mpf_found patch: subject, why, diff adds __initdata" "see $p" ;;
+	*) not_ok "initdata: the mpf_found patch: subject, why, diff adds __initdata" "subject '$s' ($p)" ;;
+	esac
+	p=$(grep -l '^+.*spectre_v2_user_strings' "$iq"/*/0*.patch 2>/dev/null | head -n 1)
+	s=$(subject "$p" 2>/dev/null)
+	case $s in
+	*": Mark spectre_v2_user_strings as __initconst")
+		grep -q '^+static const char \* const spectre_v2_user_strings\[\] __initconst = {$' "$p" &&
+		! grep -q 'srbds_off' "$p" &&
+			ok "initdata: the const table gets its own __initconst patch, not mixed with bugs.c's __ro_after_init one" ||
+			not_ok "initdata: the const table gets its own __initconst patch" "see $p" ;;
+	*) not_ok "initdata: the const table gets its own __initconst patch" "subject '$s' ($p)" ;;
+	esac
+	p=$(grep -l '^+.*srbds_off' "$iq"/*/0*.patch 2>/dev/null | head -n 1)
+	grep -q '^+static bool srbds_off __ro_after_init;$' "$p" 2>/dev/null &&
+		! grep -q '__init\(data\|const\)' "$p" &&
+		ok "initdata: bugs.c's __ro_after_init patch stays as it was" ||
+		not_ok "initdata: bugs.c's __ro_after_init patch stays as it was" "see $p"
+fi
+
 # ---- make queue-check-boot QUEUE_BOOT_IN_TREE=1 (fast) ------------------------
 # The queued commits are built in TREE's own (warm) build directory, the
 # queued variables must be in .data..ro_after_init, the boot must pass

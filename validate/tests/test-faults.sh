@@ -112,6 +112,33 @@ printf "$hdr"'a.c\t2\tfoo\tstatic\tro_after_init\thigh\tinit-only\t-' \
 v torn --candidates "$st/torn.tsv" --journal "$st/j/journal.tsv"
 check "a torn last candidates row: exit 65, FILE:LINE" \
 	refused torn 65 "torn.tsv:2: torn row"
+# initdata rows are conversions too: checked against the tree like the
+# ro_after_init ones (a.c:3 is bar's line, not foo's), unless --classes
+# leaves them out.
+idr='read and written only by __init code (1 writes): __initdata, freed with the init sections'
+printf "$hdr"'a.c\t3\tfoo\tstatic\tinitdata\t-\t%s\t-\n' "$idr" > "$st/initdata.tsv"
+v initdata --candidates "$st/initdata.tsv" --journal "$st/j/journal.tsv"
+check "an initdata row is a conversion: checked against the tree (exit 65, FILE:LINE)" \
+	refused initdata 65 "initdata.tsv:2: a.c:3: the line does not name 'foo'"
+v initdata-ro --candidates "$st/initdata.tsv" --journal "$st/jr/journal.tsv" \
+	--classes ro_after_init
+why="exit $rc; $(head -c 300 "$st/initdata-ro.out" | tr '\n' '|')"
+check "--classes ro_after_init leaves the initdata row alone: 0 conversions, exit 0" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'validate: 0 conversions' '$st/initdata-ro.out'"
+v classes-bad --candidates "$st/initdata.tsv" --journal "$st/j/journal.tsv" \
+	--classes ro_after_init,const
+check "--classes with a class that is no conversion: exit 64" \
+	refused classes-bad 64 "--classes takes ro_after_init and initdata"
+printf 'file\tline\tname\tclass\treason\tannotation\na.c\t2\tfoo\tinitdata\t-\tro_after_init\n' \
+	> "$st/annot.tsv"
+v annot --candidates "$st/annot.tsv" --journal "$st/j/journal.tsv"
+check "an initdata row whose annotation column says ro_after_init: exit 65, FILE:LINE" \
+	refused annot 65 "annot.tsv:2: column 'annotation'"
+printf 'file\tline\tname\tclass\treason\tannotation\na.c\t2\tfoo\tinitdata\t-\tinitfoo\n' \
+	> "$st/annot2.tsv"
+v annot2 --candidates "$st/annot2.tsv" --journal "$st/j/journal.tsv"
+check "an unknown annotation: exit 65, FILE:LINE" \
+	refused annot2 65 "annot2.tsv:2: column 'annotation': unknown value 'initfoo'"
 jv=$st/jv/journal.tsv
 mkdir -p "$st/jv"
 {

@@ -13,6 +13,11 @@
 #   kernel/fork.c total_forks     at its "total_forks++" line, a use, not a
 #                                 definition: annotate.sh finds no
 #                                 definition there
+# Then initdata conversions (run 6): pm_test_level classed initdata is
+# rejected by modpost's section mismatch (pm_test_store reads it), an
+# init-only bool gets __initdata and a const table __initconst, both
+# accepted in the init sections; and (run 7) a mismatch the baseline had
+# is not the conversion's.
 # The lines are read from the tree at tag core (lib/ktree.sh), so the same
 # variables serve on 6.12 and 6.1.
 # The first run is killed with SIGKILL in the middle of the batch; the
@@ -208,4 +213,73 @@ check "an #ifdef sibling is annotated with its batch: force_iommu:$l_fi1 passes 
 	sh -c "[ $rc -eq 0 ] && grep -q 'pci-dma.c	$l_fi2	force_iommu' '$st/c/annotate.list' && \
 		echo '$v' | grep -q '^accepted	built=arch/x86/kernel/pci-dma.o,vmlinux'"
 [ $failed -eq 0 ] || sed 's/^/#   /' "$st/c/journal.tsv"
+
+# --- run 6: initdata conversions -------------------------------------------
+# pm_test_level, classed initdata here, is read by pm_test_store() (.text):
+# modpost's section mismatch rejects it, naming that function, without
+# bisection. mpf_found (only __init functions of mpparse.c touch it) gets
+# __initdata, spectre_v2_user_strings (const, read only by the __init
+# spectre_v2_user_select_mitigation()) __initconst: both in the init
+# sections, and booted with the batch.
+l_mpf=$(ktree_line "$TREE" core arch/x86/kernel/mpparse.c '^static bool mpf_found;')
+l_s2u=$(ktree_line "$TREE" core arch/x86/kernel/cpu/bugs.c '^static const char \* const spectre_v2_user_strings\[\]')
+idr='read and written only by __init code (1 writes): __initdata, freed with the init sections'
+icr='const and read only by __init code: __initconst, freed with the init sections'
+mkdir -p "$st/d"
+{
+	printf 'file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n'
+	printf 'kernel/power/main.c\t%s\tpm_test_level\tglobal\tinitdata\t-\t%s\t-\n' "$l_pm" "$idr"
+	printf 'arch/x86/kernel/mpparse.c\t%s\tmpf_found\tstatic\tinitdata\t-\t%s\t-\n' "$l_mpf" "$idr"
+	printf 'arch/x86/kernel/cpu/bugs.c\t%s\tspectre_v2_user_strings\tstatic\tinitdata\t-\t%s\t-\n' "$l_s2u" "$icr"
+} > "$st/d/candidates.tsv"
+cp "$st"/a/baseline-*.tsv "$st/d/" 2>/dev/null
+"$bin" --candidates "$st/d/candidates.tsv" --tree "$VTREE" --work "$WORK" \
+	--tools "$top" --profile fast --batch 8 \
+	--journal "$st/d/journal.tsv" > "$st/d/run.out" 2>&1
+rc=$?
+why="exit $rc, mpf_found '$l_mpf', spectre_v2_user_strings '$l_s2u'"
+check "initdata run exits 0" \
+	sh -c "[ $rc -eq 0 ] && [ -n '$l_mpf' ] && [ -n '$l_s2u' ]"
+check "annotate.list carries the annotation: initdata, initconst" \
+	sh -c "grep -q '^file	line	name	annotation\$' '$st/d/annotate.list' && \
+		grep -q '	mpf_found	initdata\$' '$st/d/annotate.list' && \
+		grep -q '	spectre_v2_user_strings	initconst\$' '$st/d/annotate.list'"
+v=$(verdict "$st/d/journal.tsv" pm_test_level)
+why="pm_test_level: $v"
+check "initdata read by a non-init function rejected: modpost's mismatch names pm_test_store" \
+	sh -c "echo '$v' | grep -q '^rejected	modpost: section mismatch in vmlinux: pm_test_[a-z]* (section: .text) refers to pm_test_level (section: .init.data)'"
+v=$(verdict "$st/d/journal.tsv" mpf_found)
+why="mpf_found: $v"
+check "init-only mpf_found accepted in .init.data, modpost clean, booted" \
+	sh -c "echo '$v' | grep -q '^accepted	built=arch/x86/kernel/mpparse.o,vmlinux; section=.init.data; modpost=no-mismatch; booted=.*default'"
+v=$(verdict "$st/d/journal.tsv" spectre_v2_user_strings)
+why="spectre_v2_user_strings: $v"
+check "const init-only table accepted as __initconst, in .init.rodata" \
+	sh -c "echo '$v' | grep -q '^accepted	built=arch/x86/kernel/cpu/bugs.o,vmlinux; section=.init.rodata; modpost=no-mismatch; booted='"
+modes=$(ls "$st/d/boots" 2>/dev/null | sed 's/.*-//' | tr '\n' ' ')
+why="boots: $modes"
+check "the initdata conversions took the batch's boots (warn default)" \
+	[ "$modes" = "warn default " ]
+
+# --- run 7: a mismatch the baseline build had is not the conversion's -------
+# With pm_test_store's mismatch listed in the baseline, modpost's line no
+# longer names the culprit: the failed build is bisected like any other
+# and the reason is the build's error, not modpost's mismatch.
+mkdir -p "$st/e"
+for f in "$st"/a/baseline-*.tsv; do
+	{ cat "$f"; printf 'mismatch\tvmlinux: pm_test_store (.text) -> pm_test_level (.init.data)\n'
+	  printf 'mismatch\tvmlinux: pm_test_show (.text) -> pm_test_level (.init.data)\n'
+	  printf 'mismatch\tvmlinux: suspend_test (.text) -> pm_test_level (.init.data)\n'
+	  printf 'mismatch\tvmlinux: pm_suspend (.text) -> pm_test_level (.init.data)\n'
+	} > "$st/e/${f##*/}"
+done
+head -2 "$st/d/candidates.tsv" > "$st/e/candidates.tsv"
+"$bin" --candidates "$st/e/candidates.tsv" --tree "$VTREE" --work "$WORK" \
+	--tools "$top" --profile fast --batch 8 --retest 0 \
+	--journal "$st/e/journal.tsv" > "$st/e/run.out" 2>&1
+rc=$?
+v=$(verdict "$st/e/journal.tsv" pm_test_level)
+why="exit $rc; pm_test_level: $v; mismatches now: $(grep -o 'section mismatch in reference: [^ ]*' "$st/e/validate.log" 2>/dev/null | head -3 | tr '\n' ' ')"
+check "a mismatch of the baseline's is not modpost's verdict: rejected by the build instead" \
+	sh -c "[ $rc -eq 0 ] && echo '$v' | grep -q '^rejected	build: ' && ! echo '$v' | grep -q 'modpost: section mismatch in'"
 finish
