@@ -17,7 +17,7 @@ CAND_DIR ?= $(WORK)/candidates
 FACTS_OPTS ?=
 
 .PHONY: candidates bench-loo bench-finder bench-precision
-candidates: candidates/candidates cocci/mentions
+candidates: candidates/candidates cocci/mentions cocci/layouts cocci/protos cocci/callers
 	@mkdir -p "$(CAND_DIR)/facts"
 	sh cocci/run-facts.sh -j $(JOBS) $(FACTS_OPTS) "$(TREE)" "$(CAND_DIR)/facts" $(SCOPE)
 	candidates/candidates --facts "$(CAND_DIR)/facts" \
@@ -26,7 +26,7 @@ candidates: candidates/candidates cocci/mentions
 # Leave-one-out recall over LOO_SCOPE (default: a core subset).  Below the
 # target it says so and exits 1 (bench-loo.sh); make bench goes on.
 LOO_SCOPE ?= kernel mm init arch/x86/kernel arch/x86/mm security
-bench-loo: candidates/candidates cocci/mentions
+bench-loo: candidates/candidates cocci/mentions cocci/layouts cocci/protos cocci/callers
 	@sh candidates/bench-loo.sh -j $(JOBS) "$(TREE)" "$(WORK)" $(LOO_SCOPE); \
 		rc=$$?; [ $$rc -ne 64 ] || exit 64; \
 		[ $$rc -eq 0 ] || echo "bench-loo: recall below the target"
@@ -34,7 +34,7 @@ bench-loo: candidates/candidates cocci/mentions
 # Finder speed: run-facts + candidates with an empty cache over
 # FINDER_SCOPE (default: the whole tree; the target is 30 minutes).
 FINDER_SCOPE ?=
-bench-finder: candidates/candidates cocci/mentions
+bench-finder: candidates/candidates cocci/mentions cocci/layouts cocci/protos cocci/callers
 	@sh candidates/bench-finder.sh -j $(JOBS) "$(TREE)" "$(WORK)" $(FINDER_SCOPE); \
 		rc=$$?; [ $$rc -ne 64 ] || exit 64; \
 		[ $$rc -eq 0 ] || echo "bench-finder: slower than the target"
@@ -43,7 +43,7 @@ bench-finder: candidates/candidates cocci/mentions
 # of the tree's version, candidates/tests/labelled/MAJOR.MINOR/labels.tsv:
 # the finder over the sample's files (and its own extension) into
 # WORK/bench/precision/, mismatches.tsv there.  Part of make bench.
-bench-precision: candidates/candidates cocci/mentions
+bench-precision: candidates/candidates cocci/mentions cocci/layouts cocci/protos cocci/callers
 	@sh candidates/bench-precision.sh -j $(JOBS) "$(TREE)" "$(WORK)"; \
 		rc=$$?; [ $$rc -ne 64 ] || exit 64; \
 		[ $$rc -eq 0 ] || echo "bench-precision: not measured (exit $$rc)"

@@ -778,6 +778,18 @@ static int status_of(const struct judge *j, uint32_t d,
 			 strtab_str(s, w->func));
 		return EV_ESCAPE;
 	}
+	if (j->g->nodes[n].tree_row != MAP_NONE) {
+		/*
+		 * Init-only by callers.tsv, a token scan of the whole tree
+		 * by name: it cannot see a call whose name a macro pastes
+		 * together from its arguments (cocci/callers.c, Limits), and
+		 * the writer's own file does not show that nothing else
+		 * calls it.  A write there is medium at most; boot
+		 * validation has the last word.
+		 */
+		graph_tree_why(j->g, n, buf, len);
+		return EV_ESCAPE;
+	}
 	if (!form_is_direct(w->form)) {
 		snprintf(buf, len, "%s escapes in init-only %s",
 			 form_names[w->form], strtab_str(s, w->func));
@@ -1113,28 +1125,51 @@ static const char *key_without_ro(const struct judge *j,
 	return strstr(m, "_ARRAY_") ? m : NULL;
 }
 
+/*
+ * Is event E a write or escape in code that is init-only through
+ * callers.tsv (and not weak, whose reason says so instead)?
+ */
+static int event_tree(const struct judge *j, const struct event *e)
+{
+	const struct write *w;
+	uint32_t n;
+
+	if (e->is_param)
+		return 0;
+	w = &j->f->writes[e->idx];
+	if (w->func == STR_NONE)
+		return 0;
+	n = graph_node(j->g, w->file, w->func);
+	return n != MAP_NONE && j->g->nodes[n].tree_row != MAP_NONE &&
+		!j->g->nodes[n].weak;
+}
+
 static void judge_def(struct judge *j, uint32_t d)
 {
 	const struct def *df = &j->f->defs[d];
 	struct verdict *v = &j->v[d];
-	char why[512], first[1100], where[512], cap[600], reads[64];
+	char why[1024], first[1600], where[512], cap[600], reads[64], tree[600];
 	uint32_t i, ninit = 0, nesc = 0, nbad = 0, ncap = 0, nread = 0;
+	uint32_t ntree = 0;
 	const char *skip = skip_reason(j, df);
 	int partial;
 	uint32_t err = graph_file_error(j->g, df->file, &partial);
 
 	first[0] = '\0';
 	cap[0] = '\0';
+	tree[0] = '\0';
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 		int st = event_status(j, d, &j->ev[i], why, sizeof(why));
 
-		if (st == EV_INIT)
+		if (st == EV_INIT) {
 			ninit++;
-		else if (st == EV_ESCAPE)
+		} else if (st == EV_ESCAPE) {
 			nesc++;
-		else if (st == EV_READ)
+			if (event_tree(j, &j->ev[i]) && !ntree++)
+				snprintf(tree, sizeof(tree), "; %.590s", why);
+		} else if (st == EV_READ) {
 			nread++;
-		else if (st == EV_CAP && !ncap++) {
+		} else if (st == EV_CAP && !ncap++) {
 			event_where(j, &j->ev[i], where, sizeof(where));
 			snprintf(cap, sizeof(cap),
 				 "; named in a region spatch did not parse (%s)",
@@ -1207,10 +1242,17 @@ static void judge_def(struct judge *j, uint32_t d)
 			  C_MEDIUM : C_HIGH;
 		snprintf(reads, sizeof(reads),
 			 "; %u passed as a pointer to const", nread);
+		if (ntree)
+			snprintf(first, sizeof(first),
+				 ", %u in code that only init code calls by the whole tree's callers",
+				 ntree);
+		else
+			first[0] = '\0';
 		snprintf(why, sizeof(why),
-			 "%u init-only writes, %u escapes in init-only code%s%s%s",
-			 ninit, nesc, nread ? reads : "", err != MAP_NONE ?
-			 "; its file has unparsed regions" : "", cap);
+			 "%u init-only writes, %u escapes in init-only code%s%s%s%s%s",
+			 ninit, nesc - ntree, first, nread ? reads : "",
+			 err != MAP_NONE ? "; its file has unparsed regions" : "",
+			 cap, tree);
 	} else if (ncap) {
 		/*
 		 * No write seen, but const would be a guess: a write may

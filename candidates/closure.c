@@ -66,6 +66,7 @@ static void add_funcs(struct graph *g)
 			nd->section = fn->section;
 			nd->ref = MAP_NONE;
 			nd->bad_call = MAP_NONE;
+			nd->tree_row = MAP_NONE;
 			nd->is_static = fn->storage == ST_STATIC;
 			nd->seed = kind == 1;
 			nd->nonplain = kind == -1;
@@ -256,6 +257,73 @@ static int call_before(const struct facts *f, uint32_t a, uint32_t b)
 	return d < 0 || (d == 0 && ca->line < cb->line);
 }
 
+/*
+ * Node N is a global plain-text function (not __init, not in another
+ * section, address not taken in its file) whose name callers.tsv lists:
+ * the whole tree calls it only from init-only code.  Its row, or
+ * MAP_NONE.
+ */
+static uint32_t callers_row(const struct graph *g, uint32_t n)
+{
+	const struct fnode *nd = &g->nodes[n];
+
+	if (nd->is_static || nd->seed || nd->nonplain || nd->failed ||
+	    nd->ref != MAP_NONE)
+		return MAP_NONE;
+	return map_get(&g->f->caller_of, nd->name);
+}
+
+/* 1 if every caller of node N in its own file is init-only. */
+static int file_callers_init(const struct graph *g, uint32_t n)
+{
+	uint32_t e;
+
+	for (e = g->in_start[n]; e < g->in_start[n + 1]; e++) {
+		uint32_t c = g->in_caller[e];
+
+		if (c != n && (c == MAP_NONE || !g->nodes[c].init_only))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * What callers.tsv made init-only, and every node that is init-only only
+ * through one of them (a caller carries its row): tree_row.
+ */
+static void mark_tree(struct graph *g)
+{
+	uint32_t n, e;
+	int changed = 1;
+
+	for (n = 0; n < g->nnodes; n++) {
+		struct fnode *nd = &g->nodes[n];
+
+		if (nd->by_callers)
+			nd->tree_row = callers_row(g, n);
+	}
+	while (changed) {
+		changed = 0;
+		for (n = 0; n < g->nnodes; n++) {
+			struct fnode *nd = &g->nodes[n];
+
+			if (!nd->init_only || nd->seed ||
+			    nd->tree_row != MAP_NONE)
+				continue;
+			for (e = g->in_start[n]; e < g->in_start[n + 1]; e++) {
+				uint32_t c = g->in_caller[e];
+
+				if (c != MAP_NONE && c != n &&
+				    g->nodes[c].tree_row != MAP_NONE) {
+					nd->tree_row = g->nodes[c].tree_row;
+					changed = 1;
+					break;
+				}
+			}
+		}
+	}
+}
+
 static void explain_nodes(struct graph *g)
 {
 	uint32_t n, e;
@@ -265,6 +333,8 @@ static void explain_nodes(struct graph *g)
 
 		if (nd->seed) {
 			nd->why = WHY_INIT;
+		} else if (nd->by_callers) {
+			nd->why = WHY_CALLERS;
 		} else if (nd->init_only) {
 			nd->why = WHY_CLOSURE;
 		} else if (nd->nonplain) {
@@ -405,15 +475,46 @@ void graph_build(struct graph *g, const struct facts *f)
 		for (n = 0; n < g->nnodes; n++) {
 			struct fnode *nd = &g->nodes[n];
 
-			if (nd->init_only || !eligible(nd) ||
-			    !callers_init(g, n))
+			if (nd->init_only)
 				continue;
-			nd->init_only = 1;
-			changed = 1;
+			if (eligible(nd) && callers_init(g, n)) {
+				nd->init_only = 1;
+				changed = 1;
+			} else if (callers_row(g, n) != MAP_NONE &&
+				   file_callers_init(g, n)) {
+				/* the whole tree's call sites: callers.tsv */
+				nd->init_only = 1;
+				nd->by_callers = 1;
+				changed = 1;
+			}
 		}
 	}
 	mark_weak(g);
+	mark_tree(g);
 	explain_nodes(g);
+}
+
+void graph_tree_why(const struct graph *g, uint32_t n, char *buf,
+		    size_t len)
+{
+	const struct strtab *s = &g->f->strs;
+	const struct fnode *nd = &g->nodes[n];
+	const struct caller_row *r = &g->f->callers[nd->tree_row];
+	size_t k = 0;
+
+	if (r->name != nd->name)
+		k = snprintf(buf, len,
+			     "%s is only called from init-only code that includes %s, which ",
+			     strtab_str(s, nd->name), strtab_str(s, r->name));
+	else
+		k = snprintf(buf, len, "%s ", strtab_str(s, nd->name));
+	if (k >= len)
+		return;
+	snprintf(buf + k, len - k,
+		 "is a global function that only init-only code calls in the whole tree (callers.tsv: %u call%s from %u function%s, first %s at %s:%u)",
+		 r->calls, r->calls == 1 ? "" : "s", r->callers,
+		 r->callers == 1 ? "" : "s", strtab_str(s, r->caller),
+		 strtab_str(s, r->file), r->line);
 }
 
 void graph_why(const struct graph *g, uint32_t n, char *buf, size_t len)
@@ -450,6 +551,9 @@ void graph_why(const struct graph *g, uint32_t n, char *buf, size_t len)
 		break;
 	case WHY_GLOBAL:
 		snprintf(buf, len, "%s is a global function, not __init", name);
+		break;
+	case WHY_CALLERS:
+		graph_tree_why(g, n, buf, len);
 		break;
 	case WHY_NOCALLERS:
 		snprintf(buf, len, "%s is not __init and has no known callers",

@@ -11,6 +11,10 @@
  * Init-only is a least fixpoint: __init functions, plus static plain-text
  * functions whose address is never taken and whose every caller is
  * init-only.  __setup/early_param handlers may have no callers.
+ * With callers.tsv, a global plain-text function whose name only
+ * init-only code calls in the whole tree (cocci/callers) is init-only too,
+ * once its callers in its own file are; whatever it alone reaches carries
+ * tree_row, and a write there is never high (classify.c).
  */
 #ifndef CANDIDATES_CLOSURE_H
 #define CANDIDATES_CLOSURE_H
@@ -27,6 +31,7 @@ enum why {
 	WHY_NOCALLERS,	/* static, never called and not a boot handler */
 	WHY_CALLER,	/* called from code that is not init-only */
 	WHY_INCOMPLETE,	/* its file is in errors.tsv: callers may be missing */
+	WHY_CALLERS,	/* global, and only init-only code calls it in the whole tree */
 };
 
 struct fnode {
@@ -38,7 +43,14 @@ struct fnode {
 	uint32_t next_hdr;	/* next header static of the same name */
 	uint8_t is_static, seed, nonplain, setup, init_only, why, failed;
 	uint8_t partial;	/* its file has unparsed regions */
+	uint8_t by_callers;	/* init-only by its own callers.tsv row */
 	uint8_t weak;		/* init-only through a partially parsed file */
+	/*
+	 * init-only by callers.tsv (the whole tree's call sites), itself
+	 * or through a caller: tree_row is the callers.tsv row that made
+	 * it so, MAP_NONE if none
+	 */
+	uint32_t tree_row;
 
 };
 
@@ -70,6 +82,12 @@ uint32_t resolve_first(const struct graph *g, struct resolve *r,
 uint32_t resolve_next(struct resolve *r);
 /* The node of the function named NAME defined in FILE, or MAP_NONE. */
 uint32_t graph_node(const struct graph *g, uint32_t file, uint32_t name);
+/*
+ * Why node N, whose tree_row is set, runs only during init: the
+ * callers.tsv row that says so.
+ */
+void graph_tree_why(const struct graph *g, uint32_t n, char *buf,
+		    size_t len);
 /* Append a one-line reason for node N's status to BUF. */
 void graph_why(const struct graph *g, uint32_t n, char *buf, size_t len);
 /*

@@ -375,6 +375,49 @@ static int load_layouts(struct facts *f, struct tsv *t)
 }
 
 /*
+ * callers.tsv: "name defs calls callers caller file line", one row per
+ * function name whose every mention in the whole tree is a direct call
+ * from init-only code (cocci/callers).  A name twice is an error.
+ */
+static int load_callers(struct facts *f, struct tsv *t)
+{
+	int c_name = col(t, "name"), c_calls = col(t, "calls");
+	int c_callers = col(t, "callers"), c_caller = col(t, "caller");
+	int c_file = col(t, "file"), c_line = col(t, "line");
+	uint32_t cap = 0;
+	int rc;
+
+	while ((rc = tsv_next(t)) > 0) {
+		struct caller_row r;
+		long calls, callers;
+
+		if (need(t, c_name) || need(t, c_caller) || need(t, c_file) ||
+		    tsv_long(t, c_calls, 1, UINT32_MAX - 1, &calls) ||
+		    tsv_long(t, c_callers, 1, UINT32_MAX - 1, &callers) ||
+		    line_of(t, c_line, &r.line))
+			return -1;
+		if (!is_identifier(t->field[c_name])) {
+			tsv_error(t, "column 'name': '%s' is not a C identifier",
+				  t->field[c_name]);
+			return -1;
+		}
+		r.name = str(f, t, c_name);
+		if (map_get(&f->caller_of, r.name) != MAP_NONE) {
+			tsv_error(t, "'%s' has a row already", t->field[c_name]);
+			return -1;
+		}
+		r.calls = calls;
+		r.callers = callers;
+		r.caller = str(f, t, c_caller);
+		r.file = str(f, t, c_file);
+		GROW(f->callers, f->ncallers, cap);
+		map_put(&f->caller_of, r.name, f->ncallers);
+		f->callers[f->ncallers++] = r;
+	}
+	return rc;
+}
+
+/*
  * protos.tsv: "name arg file line", one row per argument that every
  * declaration of the function takes as a pointer to const (cocci/protos).
  */
@@ -411,7 +454,8 @@ struct fact_file {
 	const char *cols[8];
 	int ncols;
 	int (*load)(struct facts *f, struct tsv *t);
-	int optional;		/* absent: no feature, no derived trap */
+	/* absent: no feature, no derived trap, no whole-tree callers */
+	int optional;
 };
 
 static const struct fact_file files[] = {
@@ -430,6 +474,8 @@ static const struct fact_file files[] = {
 	{ "features.tsv", { "feature", "value" }, 2, load_features, 1 },
 	{ "layouts.tsv", { "type", "field", "trap", "file", "line" }, 5,
 	  load_layouts, 1 },
+	{ "callers.tsv", { "name", "defs", "calls", "callers", "caller", "file",
+			  "line" }, 7, load_callers, 1 },
 	{ "protos.tsv", { "name", "arg", "file", "line" }, 4, load_protos, 1 },
 };
 
@@ -441,6 +487,7 @@ int facts_load(struct facts *f, const char *dir)
 	memset(f, 0, sizeof(*f));
 	strtab_init(&f->strs);
 	map_init(&f->layout_of);
+	map_init(&f->caller_of);
 	map_init(&f->proto_of);
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		char *path = xasprintf("%s/%s", dir, files[i].name);

@@ -92,6 +92,16 @@ struct errrow {
 	uint32_t file, reason;
 };
 
+/*
+ * A function name whose every mention in the whole tree is a direct call
+ * from init-only code (callers.tsv, cocci/callers): its first call site.
+ */
+struct caller_row {
+	uint32_t name;
+	uint32_t calls, callers;	/* call sites, distinct calling functions */
+	uint32_t caller, file, line;	/* the first call site */
+};
+
 /* A type that embeds a trap by value (layouts.tsv). */
 struct layout {
 	uint32_t type;		/* "struct x", "union y" or a typedef name */
@@ -133,6 +143,13 @@ struct facts {
 	uint32_t nlayouts;
 	struct map layout_of;
 	/*
+	 * callers.tsv (optional, cocci/callers): function names that only
+	 * init-only code calls, in the whole tree; name string id -> row
+	 */
+	struct caller_row *callers;
+	uint32_t ncallers;
+	struct map caller_of;
+	/*
 	 * protos.tsv (optional, cocci/protos): &x passed as such an argument
 	 * is a read; (name id, arg) -> row
 	 */
@@ -149,6 +166,8 @@ extern const char *const pkind_names[];
  * or malformed file, RC_HOST for a read error) after FILE:LINE messages.
  * features.tsv is optional: without it, no feature.
  * layouts.tsv is optional too: without it, no derived type trap.
+ * callers.tsv is optional too: without it, a global function that is not
+ * __init is never init-only.
  * protos.tsv is optional too: without it, every &x passed is an escape.
  */
 int facts_load(struct facts *f, const char *dir);

@@ -12,6 +12,12 @@ PROGRAMS += cocci/layouts
 cocci/layouts: cocci/layouts.c $(LIB)
 	$(CC) $(CFLAGS) -o $@ cocci/layouts.c $(LIB)
 
+# whole-tree callers: the global functions that only init code calls
+# (cocci/callers.c)
+PROGRAMS += cocci/callers
+cocci/callers: cocci/callers.c $(LIB)
+	$(CC) $(CFLAGS) -o $@ cocci/callers.c $(LIB)
+
 # make facts SCOPE="kernel mm" FACTS=$(WORK)/facts: run cocci/facts.cocci
 # (prefiltered, cached per file, -j JOBS) and write FACTS/*.tsv.
 SCOPE ?=
@@ -19,7 +25,7 @@ FACTS ?= $(WORK)/facts
 SPATCH_TIMEOUT ?= 120
 
 .PHONY: facts ro-writes
-facts: cocci/mentions
+facts: cocci/mentions cocci/layouts cocci/protos cocci/callers
 	sh cocci/run-facts.sh -j $(JOBS) --timeout $(SPATCH_TIMEOUT) \
 		"$(TREE)" "$(FACTS)" $(SCOPE)
 

@@ -20,7 +20,8 @@ Run the facts.cocci rules over TREE (a git work tree) and write
 FACTS_DIR/{defs,writes,funcs,funcrefs,calls,params,errors}.tsv, and
 FACTS_DIR/features.tsv: what the tree's kernel does (sealed static keys), and
 FACTS_DIR/layouts.tsv: the types that embed what a keeper writes after init, and
-FACTS_DIR/protos.tsv: the arguments every declaration takes as a pointer to const.
+FACTS_DIR/protos.tsv: the arguments every declaration takes as a pointer to const, and
+FACTS_DIR/callers.tsv: the functions that only init code calls, whole tree.
 SCOPE is a list of directories or files relative to TREE (default: all).
 
 options:
@@ -356,6 +357,8 @@ layouts=$here/layouts
 [ -x "$layouts" ] || die 70 "missing $layouts, the type trap's table (run make programs)"
 protos=$here/protos
 [ -x "$protos" ] || die 70 "missing $protos, the const arguments table (run make programs)"
+callers=$here/callers
+[ -x "$callers" ] || die 70 "missing $callers, the whole-tree callers table (run make programs)"
 [ -f "$cocci" ] || die 70 "missing $cocci"
 [ -f "$here/builtins.h" ] || die 70 "missing $here/builtins.h"
 spatch --parse-cocci "$cocci" >/dev/null 2>&1 ||
@@ -693,6 +696,37 @@ tree_table() {	# NAME PROGRAM WHAT
 }
 tree_table layouts "$layouts" "the types of the tree's .c and .h files"
 tree_table protos "$protos" "the const pointer arguments of the tree's functions"
+# callers.tsv: the functions whose every mention in the tree is a direct
+# call from init-only code (cocci/callers, a token scan of every .c, .h,
+# .S, .rs, .tbl and linker script file, about 40 s), cached like
+# the tables above by the tree's commit, its changes and the program
+# (its own list: assembly and the other non-C files are callers too).
+ckey=$({ git -C "$tree" rev-parse HEAD && git -C "$tree" diff HEAD &&
+	git -C "$tree" ls-files --others --exclude-standard -- '*.c' '*.h' \
+		'*.S' '*.s' '*.rs' '*.tbl' '*.lds' '*.ld' &&
+	cksum <"$callers"; } 2>/dev/null | cksum | cut -d ' ' -f 1)
+ccache=$cache/callers-$ckey.tsv
+if [ ! -f "$ccache" ]; then
+	echo "run-facts: callers: the call sites of the whole tree" >&2
+	git -C "$tree" ls-files --cached --others --exclude-standard -- \
+		'*.c' '*.h' '*.S' '*.s' '*.rs' '*.tbl' '*.lds' '*.ld' \
+		':!tools' ':!scripts' ':!Documentation' ':!samples' \
+		>"$wd/callers.list" || die 70 "git ls-files failed in $tree"
+	"$callers" "$tree" "$wd/callers.list" >"$ccache.tmp.$$" 2>"$wd/callers.err"
+	crc=$?
+	# a file deleted from the work tree (exit 1, "No such file") calls
+	# nothing; any other unread file may hold the call that keeps a
+	# name out, so that is a failure
+	if [ "$crc" -ne 0 ] && { [ "$crc" -ne 1 ] ||
+		grep -qv ': No such file or directory$' "$wd/callers.err"; }; then
+		cat "$wd/callers.err" >&2
+		rm -f "$ccache.tmp.$$"
+		die 70 "cocci/callers failed (exit $crc)"
+	fi
+	mv "$ccache.tmp.$$" "$ccache" || die 70 "cannot write $ccache"
+fi
+cp "$ccache" "$facts/.callers.tmp" && mv "$facts/.callers.tmp" "$facts/callers.tsv" ||
+	die 70 "cannot write $facts/callers.tsv"
 
 el=$(($(date +%s) - start))
 summary=""

@@ -102,6 +102,12 @@ reason_has ao_phys "file-scope pointer ao_run, and ao_set_mode writes through it
 	"a write through a file-scope alias in another file names the pointer and the writer"
 reason_has lt_handler_x "it embeds hotplug.kobj (a struct kobject, layout_trap.c:20)" \
 	"a type trap found in the tree's own struct layouts names the field path and where it is declared"
+reason_has cl_mode "cl_set_mode is a global function that only init-only code calls in the whole tree (callers.tsv: 1 call from 1 function, first cl_setup at callers_use.c:14)" \
+	"a write in a global function that only __init code calls, by the whole tree's callers, names the callers.tsv evidence"
+reason_has cl_applied "cl_apply is only called from init-only code that includes cl_set_mode, which is a global function" \
+	"a write in its static helper names the global function the closure went through"
+reason_has cl_level "cl_set_level is a global function, not __init" \
+	"a global function that a runtime function also calls stays a runtime writer"
 
 # A kernel that seals ro_after_init static keys at init (6.12's
 # jump_label_init_ro): a module that uses the exported key no longer

@@ -1,0 +1,1086 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * callers: which functions run only during init, judged by every call
+ * site of the whole tree.  cocci/facts.cocci sees calls inside one file
+ * only, so a global function that is not __init looks callable from
+ * anywhere; this token scan reads every .c, .h and .S file (and .rs) and
+ * finds the global functions whose every mention is a direct call from
+ * code that runs only during init.
+ *
+ * By NAME, not by definition (names repeat across architectures and
+ * configurations, and static functions repeat across files), a least
+ * fixpoint:
+ *
+ *  - a name is init-only if it has at least one function definition and
+ *    every definition has __init among the tokens before its name
+ *    (__ref, __meminit, __init_or_module and any other section are not
+ *    init);
+ *  - or if it has at least one definition and at least one call, and
+ *    every mention of it, other than its definitions, its prototypes and
+ *    the name of a #define or #undef, is a direct call NAME( inside the
+ *    body of a function whose name is already init-only, other than its
+ *    own body (recursion is no caller).
+ *
+ * Any other mention makes the name not init-only: a mention not followed
+ * by '(' (its address taken: ops tables, EXPORT_SYMBOL*(NAME),
+ * static_call, alternative_call, a function pointer, a variable or
+ * member declared with the name), a mention at file scope other than a
+ * definition's or prototype's own name (initializers, macro arguments),
+ * a mention in a preprocessor line (#define bodies can be expanded
+ * anywhere; #if, #pragma weak), in a string literal (asm("call NAME"),
+ * kallsyms_lookup_name("NAME")), in a file that is not C (.S, .s, .rs,
+ * and the .tbl syscall tables and .lds/.ld linker scripts when LIST
+ * names them), inside a body whose function name the scan cannot tell,
+ * or anywhere in a file whose braces and #if branches do not balance
+ * (--stats names them).  Member names (s.NAME, p->NAME) and tags (struct
+ * NAME) are not mentions; the declarations in a file-scope struct, union
+ * or enum body are not either.  #if and #else branches are all read
+ * (ctags-style: each branch starts from the state before the #if; after
+ * #endif the first branch's state goes on).
+ *
+ * Limits: token pasting hides names.  A macro that pastes a literal
+ * fragment of three or more characters to a parameter (do_##x,
+ * x##_setup, pre_##x##_post) can build NAME from the fragment and a word
+ * some file mentions (the argument): such a NAME is not init-only.  A
+ * name built only from arguments (__PASTE(a, b), CONCATENATE, a##b##c
+ * with short fragments) is invisible; a function called only that way
+ * has no call in the scan and is never init-only, but one that also has
+ * direct calls from init code would be wrongly init-only.  Generated
+ * files are not read (the syscall tables' entries are SYSCALL_DEFINE*
+ * names, pasted too).  Calls from tools/, scripts/, samples/ and
+ * Documentation/ are not kernel code.  lib/ctok.c does not count a
+ * backslash-newline inside a string literal as a line: a file with one
+ * inside a #define is usually unbalanced, all kills.
+ *
+ * Prints a TSV, one row per init-only name that is not __init in every
+ * definition (those are what a per-file analysis misses):
+ *
+ *   name  defs  calls  callers  caller  file  line
+ *
+ * defs: its definitions (bodies) found; calls: its call sites outside
+ * its own body; callers: the distinct names of the functions they are
+ * in; caller, file, line: the first call site in LIST order.
+ *
+ * With --why NAME (repeatable) it prints instead, for each NAME, a line
+ * "NAME  verdict  reason": verdict init (every definition __init),
+ * callers (a row of the table) or no, and the evidence.
+ *
+ * Exit status: 0, 1 if a file could not be read (named on stderr; the
+ * others are still read), 64 usage, 70 a host error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctok.h"
+#include "strtab.h"
+
+enum kill {
+	K_NONE, K_ADDR, K_FILE, K_DEFINE, K_DIRECTIVE, K_STRING, K_ASM,
+	K_RUST, K_OTHER, K_UNKNOWN, K_CONFUSED, K_PASTE,
+};
+
+static const char *const kill_names[] = {
+	[K_NONE] = "-",
+	[K_ADDR] = "a mention that is not a call",
+	[K_FILE] = "a mention at file scope",
+	[K_DEFINE] = "a mention in a #define body",
+	[K_DIRECTIVE] = "a mention in a preprocessor line",
+	[K_STRING] = "a mention in a string literal",
+	[K_ASM] = "a mention in a .S file",
+	[K_RUST] = "a mention in a .rs file",
+	[K_OTHER] = "a mention in a syscall table or linker script",
+	[K_UNKNOWN] = "a mention in a body whose function name is unclear",
+	[K_CONFUSED] = "a mention in a file whose braces or #if branches do not balance",
+	[K_PASTE] = "a literal fragment pasted with ## in a #define body",
+};
+
+#define FN_NONE		UINT32_MAX		/* file scope */
+#define FN_UNKNOWN	(UINT32_MAX - 1)	/* a body, name unclear */
+
+struct name {
+	uint32_t ndefs, ninit;
+	uint32_t kill_file, kill_line, kill_func;
+	uint32_t body;		/* the last body that called it */
+	uint32_t edge;		/* its edge from that body */
+	uint32_t nin;		/* incoming edges (CSR) */
+	uint8_t kill, init, seed;
+	uint8_t paste;		/* 1: pasted as a prefix, 2: as a suffix */
+};
+
+struct edge {
+	uint32_t callee, caller, file, line, count;
+};
+
+static struct strtab strs;
+static struct name *names;
+static size_t capnames;
+static struct edge *edges;
+static size_t nedges, capedges;
+static uint32_t nbodies;
+static size_t nfiles, nconfused;
+static int stats;		/* --stats */
+
+
+/* Skipped as callees and mentions: never a function's name. */
+static const char *const keywords[] = {
+	"if", "else", "for", "while", "do", "switch", "case", "default",
+	"return", "sizeof", "typeof", "__typeof__", "__typeof", "goto",
+	"break", "continue", "struct", "union", "enum", "typedef", "static",
+	"extern", "const", "volatile", "inline", "__inline__", "__inline",
+	"unsigned", "signed", "int", "char", "short", "long", "void", "bool",
+	"_Bool", "float", "double", "register", "auto", "restrict",
+	"__restrict", "asm", "__asm__", "__asm", "defined", "_Static_assert",
+	"static_assert", "__attribute__", "__attribute", "alignof",
+	"_Alignof", "__alignof__", "typeof_unqual",
+};
+
+/*
+ * Attributes with arguments that stand between a definition's ')' and
+ * its '{': skipped when looking for the function's name.
+ */
+static const char *const post_attrs[] = {
+	"__attribute__", "__attribute", "__acquires", "__releases",
+	"__must_hold", "__cond_acquires", "__cond_releases", "__acquire",
+	"__release", "__no_context_analysis", "__diag_ignore",
+};
+
+static struct {
+	const struct toks *t;
+	uint32_t file;
+	int record;		/* 0: the dry pass that checks the balance */
+	unsigned int confused;	/* the line of the first imbalance, or 0 */
+	const char *confused_why;
+	uint8_t *cont;		/* cont[line]: the line ends with '\' */
+	size_t ncont;
+	uint32_t *code;		/* token indexes outside preprocessor lines */
+	uint8_t *bnd;		/* a preprocessor line stands before code[k] */
+	size_t ncode, capcode;
+} cur;
+
+struct state {
+	int depth;		/* braces */
+	int pdepth;		/* parentheses at file scope, depth 0 */
+	int tbody;		/* in a file-scope struct, union or enum body */
+	uint32_t func;		/* the body's name, FN_NONE, FN_UNKNOWN */
+	uint32_t body;		/* the body's number */
+};
+
+struct cond {
+	struct state saved, first_end;
+	int has_first;
+};
+
+static struct state st;
+
+/* The first imbalance of the file (LINE 0: at its end). */
+static void confuse(unsigned int line, const char *why)
+{
+	if (cur.confused)
+		return;
+	cur.confused = line ? line : UINT32_MAX;
+	cur.confused_why = why;
+}
+static struct cond *conds;
+static size_t nconds, capconds;
+
+static void ensure_names(uint32_t id)
+{
+	size_t old = capnames;
+
+	if (id < capnames)
+		return;
+	capnames = capnames ? capnames * 2 : 1 << 16;
+	while (capnames <= id)
+		capnames *= 2;
+	names = xrealloc(names, capnames * sizeof(*names));
+	memset(names + old, 0, (capnames - old) * sizeof(*names));
+}
+
+static uint32_t intern_n(const char *s, size_t len)
+{
+	char buf[1024];
+	uint32_t id;
+
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	id = strtab_intern(&strs, buf);
+	ensure_names(id);
+	return id;
+}
+
+static uint32_t tok_id(size_t i)
+{
+	return intern_n(cur.t->v[i].s, cur.t->v[i].len);
+}
+
+static int is(size_t i, const char *s)
+{
+	return tok_is(cur.t, i, s);
+}
+
+static int ident(size_t i)
+{
+	return i < cur.t->n && cur.t->v[i].kind == T_IDENT;
+}
+
+static int keyword(size_t i)
+{
+	return tok_in(cur.t, i, keywords, ARRAY_SIZE(keywords));
+}
+
+static void kill_id(uint32_t id, enum kill k, unsigned int line,
+		    uint32_t func)
+{
+	struct name *n = &names[id];
+
+	if (n->kill)
+		return;
+	n->kill = k;
+	n->kill_file = cur.file;
+	n->kill_line = line;
+	n->kill_func = func;
+}
+
+static void kill_tok(size_t i, enum kill k, uint32_t func)
+{
+	if (!cur.record || !ident(i) || keyword(i))
+		return;
+	kill_id(tok_id(i), k, cur.t->v[i].line, func);
+}
+
+static void add_edge(size_t i, uint32_t caller)
+{
+	uint32_t callee = tok_id(i);
+	struct name *n = &names[callee];
+
+	if (callee == caller)
+		return;
+	if (n->body == st.body && n->edge < nedges &&
+	    edges[n->edge].caller == caller) {
+		edges[n->edge].count++;
+		return;
+	}
+	if (nedges == capedges) {
+		capedges = capedges ? capedges * 2 : 1 << 20;
+		edges = xrealloc(edges, capedges * sizeof(*edges));
+	}
+	edges[nedges].callee = callee;
+	edges[nedges].caller = caller;
+	edges[nedges].file = cur.file;
+	edges[nedges].line = cur.t->v[i].line;
+	edges[nedges].count = 1;
+	n->body = st.body;
+	n->edge = nedges++;
+}
+
+/*
+ * Fragments of one or two letters (d##channel, d##_##r) name fields and
+ * constants; a function family has a longer prefix (__do_sys##name,
+ * trace_##name).
+ */
+static void add_paste(size_t i, int how)
+{
+	const struct tok *k = &cur.t->v[i];
+	size_t n, letters = 0;
+
+	for (n = 0; n < k->len; n++)
+		letters += k->s[n] != '_';
+	if (cur.record && k->len >= 3 && letters >= 2)
+		names[tok_id(i)].paste |= how;
+}
+
+/* The code index of the '(' that matches the ')' at code index K. */
+static size_t open_of(size_t k)
+{
+	int depth = 0;
+
+	for (;; k--) {
+		size_t i = cur.code[k];
+
+		if (is(i, ")"))
+			depth++;
+		else if (is(i, "(") && --depth == 0)
+			return k;
+		if (!k)
+			return SIZE_MAX;
+	}
+}
+
+/*
+ * The '{' at code index C opens a function body at file scope: its name
+ * (the identifier before the parameter list), FN_UNKNOWN for a body with
+ * no name the scan can tell, FN_NONE if it is no function body.  *init
+ * is set if the tokens before the name, back to the previous ';', '}',
+ * '{' or preprocessor line, include __init.
+ */
+static uint32_t body_name(size_t c, int *init)
+{
+	size_t k = c, o, q;
+
+	*init = 0;
+	/* attributes without arguments between ')' and '{' */
+	while (k > 0 && ident(cur.code[k - 1]) && !cur.bnd[k])
+		k--;
+	for (;;) {
+		if (k == 0 || !is(cur.code[k - 1], ")"))
+			return FN_NONE;
+		o = open_of(k - 1);
+		if (o == SIZE_MAX || o == 0)
+			return FN_UNKNOWN;
+		q = o - 1;
+		if (!ident(cur.code[q]) || keyword(cur.code[q]))
+			return FN_UNKNOWN;
+		if (!tok_in(cur.t, cur.code[q], post_attrs,
+			    ARRAY_SIZE(post_attrs)))
+			break;
+		k = q;
+	}
+	for (k = q; k > 0 && !cur.bnd[k];) {
+		size_t i = cur.code[--k];
+
+		if (is(i, ";") || is(i, "}") || is(i, "{"))
+			break;
+		if (is(i, "__init"))
+			*init = 1;
+	}
+	return cur.record ? tok_id(cur.code[q]) : 0;
+}
+
+/* A file-scope '{' that opens a struct, union or enum body. */
+static int type_body(size_t c)
+{
+	static const char *const tags[] = { "struct", "union", "enum" };
+
+	if (c >= 1 && tok_in(cur.t, cur.code[c - 1], tags, ARRAY_SIZE(tags)))
+		return 1;
+	return c >= 2 && ident(cur.code[c - 1]) &&
+		tok_in(cur.t, cur.code[c - 2], tags, ARRAY_SIZE(tags));
+}
+
+static void open_brace(void)
+{
+	size_t c = cur.ncode - 1;
+	uint32_t name;
+	int init;
+
+	if (st.depth == 0 && st.func == FN_NONE) {
+		st.pdepth = 0;
+		if (type_body(c)) {
+			st.tbody = 1;
+		} else {
+			name = body_name(c, &init);
+			if (name != FN_NONE) {
+				st.func = name;
+				st.body = ++nbodies;
+			}
+			if (cur.record && name != FN_NONE &&
+			    name != FN_UNKNOWN) {
+				names[name].ndefs++;
+				names[name].ninit += init;
+			}
+		}
+	}
+	st.depth++;
+}
+
+static void close_brace(void)
+{
+	if (--st.depth < 0) {
+		confuse(cur.t->v[cur.code[cur.ncode - 1]].line, "a '}' closes more than was opened");
+		st.depth = 0;
+	}
+	if (st.depth == 0) {
+		st.func = FN_NONE;
+		st.tbody = 0;
+		st.pdepth = 0;
+	}
+}
+
+/* One identifier outside preprocessor lines. */
+static void mention(size_t i)
+{
+	int call = is(i + 1, "(");
+	size_t prev;
+
+	if (i > 0 && (is(i - 1, ".") || is(i - 1, "->") || is(i - 1, "struct") ||
+		      is(i - 1, "union") || is(i - 1, "enum")))
+		return;
+	if (st.func != FN_NONE && is(i, "__init"))
+		confuse(cur.t->v[i].line, "__init inside a function body");
+	if (!cur.record || keyword(i))
+		return;
+	if (st.func == FN_UNKNOWN) {
+		kill_tok(i, K_UNKNOWN, FN_NONE);
+	} else if (st.func != FN_NONE) {
+		if (call)
+			add_edge(i, st.func);
+		else
+			kill_tok(i, K_ADDR, st.func);
+	} else if (!st.tbody) {
+		/*
+		 * A definition's or prototype's own name (or a file-scope
+		 * macro's): NAME( after a type, an attribute or the end of
+		 * the previous declaration.
+		 */
+		prev = cur.ncode >= 2 ? cur.code[cur.ncode - 2] : SIZE_MAX;
+		if (call && st.depth == 0 && st.pdepth == 0 &&
+		    (prev == SIZE_MAX || cur.bnd[cur.ncode - 1] || ident(prev) ||
+		     is(prev, "*") || is(prev, ")") || is(prev, ";") ||
+		     is(prev, "}")))
+			return;
+		kill_tok(i, K_FILE, FN_NONE);
+	}
+}
+
+static void push_cond(void)
+{
+	if (nconds == capconds) {
+		capconds = capconds ? capconds * 2 : 16;
+		conds = xrealloc(conds, capconds * sizeof(*conds));
+	}
+	conds[nconds].saved = st;
+	conds[nconds].has_first = 0;
+	nconds++;
+}
+
+/* Is token K of the preprocessor line that ends at LAST the string S? */
+static int dir_is(size_t k, size_t last, const char *s)
+{
+	return k <= last && is(k, s);
+}
+
+/*
+ * The parameters of the function-like macro whose name is at I (the '('
+ * right after the name, no space), up to LAST: *open and *close get the
+ * parentheses' indexes, 0 if it is object-like.
+ */
+static void macro_params(size_t i, size_t last, size_t *open, size_t *close)
+{
+	const struct tok *n = &cur.t->v[i];
+	size_t k;
+
+	*open = *close = 0;
+	if (!dir_is(i + 1, last, "(") || cur.t->v[i + 1].s != n->s + n->len)
+		return;
+	for (k = i + 1; k <= last; k++) {
+		if (is(k, ")")) {
+			*open = i + 1;
+			*close = k;
+			return;
+		}
+	}
+}
+
+/* Is the identifier at K one of the parameters between OPEN and CLOSE? */
+static int is_param(size_t k, size_t open, size_t close)
+{
+	const struct tok *a = &cur.t->v[k];
+	size_t p;
+
+	if (tok_is(cur.t, k, "__VA_ARGS__"))
+		return 1;
+	for (p = open + 1; p < close; p++) {
+		const struct tok *b = &cur.t->v[p];
+
+		if (b->kind == T_IDENT && b->len == a->len &&
+		    !memcmp(a->s, b->s, a->len))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The preprocessor line that starts with the '#' at I: conditionals move
+ * the state, mentions are kills.  Returns the index of its last token.
+ */
+static size_t directive(size_t i)
+{
+	unsigned int end = cur.t->v[i].line;
+	size_t last = i, k, from = i + 1, open = 0, close = 0;
+	enum kill kind = K_DIRECTIVE;
+
+	while (end < cur.ncont && cur.cont[end])
+		end++;
+	while (last + 1 < cur.t->n && cur.t->v[last + 1].line <= end)
+		last++;
+	if (dir_is(i + 1, last, "if") || dir_is(i + 1, last, "ifdef") ||
+	    dir_is(i + 1, last, "ifndef")) {
+		push_cond();
+	} else if (dir_is(i + 1, last, "elif") || dir_is(i + 1, last, "else")) {
+		if (!nconds) {
+			confuse(cur.t->v[i].line, "#else or #elif without #if");
+		} else {
+			struct cond *c = &conds[nconds - 1];
+
+			if (!c->has_first) {
+				c->first_end = st;
+				c->has_first = 1;
+			}
+			st = c->saved;
+		}
+	} else if (dir_is(i + 1, last, "endif")) {
+		if (!nconds) {
+			confuse(cur.t->v[i].line, "#endif without #if");
+		} else {
+			nconds--;
+			if (conds[nconds].has_first)
+				st = conds[nconds].first_end;
+		}
+	} else if (dir_is(i + 1, last, "define") ||
+		   dir_is(i + 1, last, "undef")) {
+		/* the macro's own name is no mention */
+		from = i + 3;
+		kind = K_DEFINE;
+		if (i + 2 <= last)
+			macro_params(i + 2, last, &open, &close);
+	} else if (dir_is(i + 1, last, "include") ||
+		   dir_is(i + 1, last, "include_next")) {
+		from = last + 1;
+	}
+	for (k = from; k <= last; k++) {
+		/* a literal fragment pasted to a parameter names a family */
+		if (is(k, "##") && kind == K_DEFINE) {
+			if (k - 1 >= from && ident(k - 1) &&
+			    !(close && is_param(k - 1, open, close)))
+				add_paste(k - 1, 1);
+			if (k + 1 <= last && ident(k + 1) &&
+			    !(close && is_param(k + 1, open, close)))
+				add_paste(k + 1, 2);
+		}
+		if (ident(k) && !is(k, "defined") &&
+		    !(is(k - 1, ".") || is(k - 1, "->")))
+			kill_tok(k, kind, FN_NONE);
+	}
+	return last;
+}
+
+static void add_code(size_t i)
+{
+	if (cur.ncode == cur.capcode) {
+		cur.capcode = cur.capcode ? cur.capcode * 2 : 1 << 16;
+		cur.code = xrealloc(cur.code, cur.capcode * sizeof(*cur.code));
+		cur.bnd = xrealloc(cur.bnd, cur.capcode);
+	}
+	cur.code[cur.ncode] = i;
+	cur.bnd[cur.ncode] = 0;
+	cur.ncode++;
+}
+
+/* A '#' that is the first token of its line starts a preprocessor line. */
+static int starts_directive(size_t i)
+{
+	return is(i, "#") && (i == 0 || cur.t->v[i - 1].line < cur.t->v[i].line);
+}
+
+static void walk(void)
+{
+	size_t i;
+	int pending_bnd = 0;
+
+	memset(&st, 0, sizeof(st));
+	st.func = FN_NONE;
+	nconds = 0;
+	cur.ncode = 0;
+	cur.confused = 0;
+	for (i = 0; i < cur.t->n; i++) {
+		if (starts_directive(i)) {
+			i = directive(i);
+			pending_bnd = 1;
+			continue;
+		}
+		add_code(i);
+		if (pending_bnd) {
+			cur.bnd[cur.ncode - 1] = 1;
+			pending_bnd = 0;
+		}
+		if (is(i, "{")) {
+			open_brace();
+		} else if (is(i, "}")) {
+			close_brace();
+		} else if (is(i, "(")) {
+			if (st.func == FN_NONE && st.depth == 0)
+				st.pdepth++;
+		} else if (is(i, ")")) {
+			if (st.func == FN_NONE && st.depth == 0 && st.pdepth > 0)
+				st.pdepth--;
+		} else if (is(i, ";")) {
+			if (st.func == FN_NONE && st.depth == 0)
+				st.pdepth = 0;
+		} else if (ident(i)) {
+			mention(i);
+		}
+	}
+	if (st.depth || nconds)
+		confuse(0, st.depth ? "braces still open at the end" : "#if still open at the end");
+}
+
+/*
+ * Identifiers in string literals are mentions: asm("call NAME"),
+ * kallsyms_lookup_name("NAME"), __stringify() results.  The scan skips
+ * comments and character literals the way lib/ctok.c does.
+ */
+static void scan_strings(const char *buf, size_t len)
+{
+	size_t i = 0, k;
+	unsigned int line = 1;
+
+	while (i < len) {
+		char c = buf[i];
+
+		if (c == '\n') {
+			line++;
+			i++;
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
+			for (i += 2; i + 1 < len; i++) {
+				if (buf[i] == '*' && buf[i + 1] == '/')
+					break;
+				if (buf[i] == '\n')
+					line++;
+			}
+			i += 2;
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '/') {
+			while (i < len && buf[i] != '\n')
+				i++;
+		} else if (c == '\'') {
+			for (i++; i < len && buf[i] != c && buf[i] != '\n'; i++) {
+				if (buf[i] == '\\')
+					i++;
+			}
+			i++;
+		} else if (c == '"') {
+			for (i++; i < len && buf[i] != c && buf[i] != '\n';) {
+				if (buf[i] == '\\') {
+					i += 2;
+				} else if (is_ident_start(buf[i])) {
+					k = i;
+					while (i < len && is_ident_char(buf[i]))
+						i++;
+					kill_id(intern_n(buf + k, i - k),
+						K_STRING, line, FN_NONE);
+				} else {
+					i++;
+				}
+			}
+			i++;
+		} else if (is_ident_start(c) || (c >= '0' && c <= '9')) {
+			/* L"..." and u8"..." are strings too; 0x1f is no name */
+			while (i < len && (is_ident_char(buf[i]) || buf[i] == '.'))
+				i++;
+		} else {
+			i++;
+		}
+	}
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/*
+ * cur.cont[L]: physical line L continues on the next one, for a
+ * preprocessor line: it ends with '\', or its newline is inside a
+ * comment (the preprocessor replaces a comment by a space first).
+ */
+static void continuations(const char *buf, size_t len)
+{
+	unsigned int line = 1;
+	size_t i;
+	int incom = 0;
+
+	for (i = 0; i < len; i++)
+		line += buf[i] == '\n';
+	if (line + 2 > cur.ncont) {
+		cur.ncont = line + 2;
+		cur.cont = xrealloc(cur.cont, cur.ncont);
+	}
+	memset(cur.cont, 0, cur.ncont);
+	for (i = 0, line = 1; i < len; i++) {
+		char c = buf[i];
+
+		if (incom) {
+			if (c == '*' && i + 1 < len && buf[i + 1] == '/') {
+				incom = 0;
+				i++;
+			} else if (c == '\n') {
+				cur.cont[line++] = 1;
+			}
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
+			incom = 1;
+			i++;
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '/') {
+			while (i + 1 < len && buf[i + 1] != '\n')
+				i++;
+		} else if (c == '"' || c == '\'') {
+			while (i + 1 < len && buf[i + 1] != c && buf[i + 1] != '\n') {
+				if (buf[++i] == '\\' && i + 1 < len &&
+				    buf[i + 1] != '\n')
+					i++;
+			}
+			if (i + 1 < len && buf[i + 1] == c)
+				i++;
+		} else if (c == '\n') {
+			if ((i >= 1 && buf[i - 1] == '\\') ||
+			    (i >= 2 && buf[i - 1] == '\r' && buf[i - 2] == '\\'))
+				cur.cont[line] = 1;
+			line++;
+		}
+	}
+}
+
+static void scan_file(const char *path, const char *buf, size_t len,
+		      struct toks *t)
+{
+	enum kill all = K_NONE;
+	size_t i;
+
+	tokenize(buf, len, t);
+	cur.t = t;
+	cur.record = 1;
+	if (ends_with(path, ".S") || ends_with(path, ".s"))
+		all = K_ASM;
+	else if (ends_with(path, ".rs"))
+		all = K_RUST;
+	else if (!ends_with(path, ".c") && !ends_with(path, ".h"))
+		all = K_OTHER;
+	if (all == K_NONE) {
+		continuations(buf, len);
+		cur.record = 0;
+		walk();
+		if (cur.confused) {
+			all = K_CONFUSED;
+			nconfused++;
+			if (stats && cur.confused == UINT32_MAX)
+				fprintf(stderr, "callers: unbalanced: %s: %s\n",
+					path, cur.confused_why);
+			else if (stats)
+				fprintf(stderr, "callers: unbalanced: %s:%u: %s\n",
+					path, cur.confused, cur.confused_why);
+		}
+		cur.record = 1;
+	}
+	if (all != K_NONE) {
+		for (i = 0; i < t->n; i++)
+			kill_tok(i, all, FN_NONE);
+	} else {
+		walk();
+	}
+	scan_strings(buf, len);
+}
+
+/* Is S (LEN bytes) an identifier that some file mentions? */
+static int mentioned(const char *s, size_t len)
+{
+	char buf[1024];
+
+	if (!len || len >= sizeof(buf) || !is_ident_start(*s))
+		return 0;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return strtab_find(&strs, buf) != STR_NONE;
+}
+
+/* The fragment S (LEN bytes) if a macro pastes it as HOW, else STR_NONE. */
+static uint32_t pasted(const char *s, size_t len, int how)
+{
+	char buf[1024];
+	uint32_t f;
+
+	if (len >= sizeof(buf))
+		return STR_NONE;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	f = strtab_find(&strs, buf);
+	return f != STR_NONE && (names[f].paste & how) ? f : STR_NONE;
+}
+
+/*
+ * A name that a macro can build from a literal fragment it pastes to a
+ * parameter (prefix_##x, x##_suffix, prefix_##x##_suffix) and a word
+ * that some file mentions (the argument, prefix_ + x) may be called by
+ * that built name, which the scan never sees as a call.
+ */
+static void kill_pasted(void)
+{
+	uint32_t n, f = STR_NONE, g;
+	size_t len, m, r;
+
+	for (n = 0; n < strs.n; n++) {
+		const char *s = strs.strs[n];
+
+		if (!names[n].ndefs || names[n].kill ||
+		    names[n].ninit == names[n].ndefs)
+			continue;
+		len = strlen(s);
+		for (m = 1; m < len; m++) {
+			/* suffix only: x##_suffix */
+			f = pasted(s + m, len - m, 2);
+			if (f != STR_NONE && mentioned(s, m))
+				break;
+			f = pasted(s, m, 1);
+			if (f == STR_NONE)
+				continue;
+			if (mentioned(s + m, len - m))
+				break;
+			/* prefix_##x##_suffix */
+			for (r = m + 1; r < len; r++) {
+				g = pasted(s + r, len - r, 2);
+				if (g != STR_NONE && mentioned(s + m, r - m))
+					break;
+			}
+			if (r < len)
+				break;
+		}
+		if (m == len)
+			continue;
+		names[n].kill = K_PASTE;
+		names[n].kill_file = STR_NONE;
+		names[n].kill_func = f;
+	}
+}
+
+static uint32_t *in_start, *in_edge;
+
+static void fixpoint(void)
+{
+	uint32_t n, e, *fill;
+	int changed = 1;
+
+	in_start = xcalloc(strs.n + 1, sizeof(*in_start));
+	for (e = 0; e < nedges; e++)
+		in_start[edges[e].callee + 1]++;
+	for (n = 0; n < strs.n; n++)
+		in_start[n + 1] += in_start[n];
+	in_edge = xmalloc((nedges + 1) * sizeof(*in_edge));
+	fill = xmalloc((strs.n + 1) * sizeof(*fill));
+	memcpy(fill, in_start, (strs.n + 1) * sizeof(*fill));
+	for (e = 0; e < nedges; e++)
+		in_edge[fill[edges[e].callee]++] = e;
+	free(fill);
+	for (n = 0; n < strs.n; n++) {
+		names[n].seed = names[n].ndefs &&
+			names[n].ninit == names[n].ndefs;
+		names[n].init = names[n].seed;
+	}
+	while (changed) {
+		changed = 0;
+		for (n = 0; n < strs.n; n++) {
+			struct name *nm = &names[n];
+
+			if (nm->init || !nm->ndefs || nm->kill ||
+			    in_start[n] == in_start[n + 1])
+				continue;
+			for (e = in_start[n]; e < in_start[n + 1]; e++) {
+				if (!names[edges[in_edge[e]].caller].init)
+					break;
+			}
+			if (e < in_start[n + 1])
+				continue;
+			nm->init = 1;
+			changed = 1;
+		}
+	}
+}
+
+/* Calls of N and the distinct names of their callers. */
+static void count_calls(uint32_t n, uint32_t *calls, uint32_t *callers)
+{
+	static uint32_t *seen, stamp;
+	uint32_t e;
+
+	if (!seen)
+		seen = xcalloc(strs.n + 1, sizeof(*seen));
+	stamp++;
+	*calls = *callers = 0;
+	for (e = in_start[n]; e < in_start[n + 1]; e++) {
+		const struct edge *g = &edges[in_edge[e]];
+
+		*calls += g->count;
+		if (seen[g->caller] != stamp) {
+			seen[g->caller] = stamp;
+			(*callers)++;
+		}
+	}
+}
+
+static void print_table(void)
+{
+	uint32_t n, calls, callers;
+
+	printf("name\tdefs\tcalls\tcallers\tcaller\tfile\tline\n");
+	for (n = 0; n < strs.n; n++) {
+		const struct edge *g;
+
+		if (!names[n].init || names[n].seed)
+			continue;
+		g = &edges[in_edge[in_start[n]]];
+		count_calls(n, &calls, &callers);
+		printf("%s\t%u\t%u\t%u\t%s\t%s\t%u\n", strtab_str(&strs, n),
+		       names[n].ndefs, calls, callers,
+		       strtab_str(&strs, g->caller),
+		       strtab_str(&strs, g->file), g->line);
+	}
+}
+
+static void print_why(const char *s)
+{
+	uint32_t n = strtab_find(&strs, s), e, calls, callers;
+	const struct name *nm;
+	const struct edge *g = NULL;
+
+	if (n == STR_NONE) {
+		printf("%s\tno\tnever mentioned\n", s);
+		return;
+	}
+	nm = &names[n];
+	if (nm->seed) {
+		printf("%s\tinit\tall %u definitions are __init\n", s, nm->ndefs);
+		return;
+	}
+	if (nm->init) {
+		g = &edges[in_edge[in_start[n]]];
+		count_calls(n, &calls, &callers);
+		printf("%s\tcallers\t%u call%s from %u function%s, all init-only; first %s at %s:%u\n",
+		       s, calls, calls == 1 ? "" : "s", callers,
+		       callers == 1 ? "" : "s", strtab_str(&strs, g->caller),
+		       strtab_str(&strs, g->file), g->line);
+		return;
+	}
+	if (nm->kill == K_PASTE) {
+		printf("%s\tno\t%s (%s)\n", s, kill_names[nm->kill],
+		       strtab_str(&strs, nm->kill_func));
+		return;
+	}
+	if (nm->kill) {
+		printf("%s\tno\t%s at %s:%u%s%s\n", s, kill_names[nm->kill],
+		       strtab_str(&strs, nm->kill_file), nm->kill_line,
+		       nm->kill_func < FN_UNKNOWN ? " in " : "",
+		       nm->kill_func < FN_UNKNOWN ?
+		       strtab_str(&strs, nm->kill_func) : "");
+		return;
+	}
+	if (!nm->ndefs) {
+		printf("%s\tno\tno function definition\n", s);
+		return;
+	}
+	if (in_start[n] == in_start[n + 1]) {
+		printf("%s\tno\t%u definitions (%u __init), no call outside its own body\n",
+		       s, nm->ndefs, nm->ninit);
+		return;
+	}
+	for (e = in_start[n]; e < in_start[n + 1]; e++) {
+		g = &edges[in_edge[e]];
+		if (!names[g->caller].init)
+			break;
+	}
+	printf("%s\tno\tcalled from %s at %s:%u, which is not init-only\n", s,
+	       strtab_str(&strs, g->caller), strtab_str(&strs, g->file),
+	       g->line);
+}
+
+static int next_line(FILE *fp, const char *what, char **line, size_t *cap)
+{
+	ssize_t n = getline(line, cap, fp);
+
+	if (n < 0) {
+		if (ferror(fp))
+			die(RC_HOST, "%s: read error: %s", what, strerror(errno));
+		return 0;
+	}
+	if (n > 0 && (*line)[n - 1] == '\n')
+		(*line)[n - 1] = '\0';
+	return 1;
+}
+
+static void print_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: callers [--stats] [--why NAME]... TREE LIST\n"
+		"\n"
+		"Read the .c, .h, .S and .rs files of LIST (paths relative to TREE,\n"
+		"one a line, '-' for standard input) and print, as TSV (name defs\n"
+		"calls callers caller file line), every function name that is not\n"
+		"__init in all its definitions but whose every mention in those\n"
+		"files is a direct call from code that runs only during init.\n"
+		"--why NAME: print 'NAME verdict reason' for each NAME instead.\n"
+		"--stats: counts on stderr, and each file whose braces or #if\n"
+		"branches do not balance.\n"
+		"Exit status: 0, 1 a file could not be read, 64 usage, 70 host.\n");
+}
+
+int main(int argc, char **argv)
+{
+	FILE *list;
+	char *line = NULL, path[4096];
+	const char **why = NULL;
+	size_t cap = 0, nwhy = 0, i;
+	struct toks t = { 0 };
+	int status = 0, a = 1;
+
+	prog_name = "callers";
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		print_usage(stdout);
+		return 0;
+	}
+	why = xcalloc(argc, sizeof(*why));
+	for (; a < argc; a++) {
+		if (a + 1 < argc && !strcmp(argv[a], "--why"))
+			why[nwhy++] = argv[++a];
+		else if (!strcmp(argv[a], "--stats"))
+			stats = 1;
+		else
+			break;
+	}
+	if (argc - a != 2) {
+		print_usage(stderr);
+		return RC_USAGE;
+	}
+	list = strcmp(argv[a + 1], "-") ? fopen(argv[a + 1], "r") : stdin;
+	if (!list)
+		die(RC_USAGE, "%s: %s", argv[a + 1], strerror(errno));
+	strtab_init(&strs);
+	while (next_line(list, argv[a + 1], &line, &cap)) {
+		size_t len;
+		char *buf;
+
+		if (!line[0])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", argv[a], line);
+		buf = read_file(path, &len);
+		if (!buf) {
+			warnx("%s: %s", path, strerror(errno));
+			status = 1;
+			continue;
+		}
+		cur.file = strtab_intern(&strs, line);
+		ensure_names(cur.file);
+		scan_file(line, buf, len, &t);
+		nfiles++;
+		free(buf);
+	}
+	if (list != stdin)
+		fclose(list);
+	kill_pasted();
+	fixpoint();
+	if (stats)
+		fprintf(stderr, "callers: %zu files, %zu unbalanced (every mention in them counts as no call), %u names, %zu call edges\n",
+			nfiles, nconfused, strs.n, nedges);
+	if (nwhy) {
+		for (i = 0; i < nwhy; i++)
+			print_why(why[i]);
+	} else {
+		print_table();
+	}
+	if (fflush(stdout) || ferror(stdout))
+		die(RC_HOST, "stdout: write error: %s", strerror(errno));
+	free(line);
+	free(t.v);
+	free(why);
+	return status;
+}
