@@ -236,10 +236,14 @@ fi
 need_cols "$cdir/scope.tsv" file name class confidence
 cands_line=$(tsv_awk "$cdir/scope.tsv" 'NR > 1 {
 		n++; c[$c_class]++; if ($c_class == "ro_after_init") k[$c_confidence]++ }
-	END { printf "%d variables: ro_after_init %d (high %d, medium %d), const %d, rejected %d, already %d",
-		n, c["ro_after_init"], k["high"], k["medium"], c["const"], c["rejected"], c["already"] }') ||
+	END { printf "%d variables: ro_after_init %d (high %d, medium %d), initdata %d, const %d, rejected %d, already %d",
+		n, c["ro_after_init"], k["high"], k["medium"], c["initdata"], c["const"], c["rejected"], c["already"] }') ||
 	die 70 "awk failed on $cdir/scope.tsv"
-ncand=$(tsv_awk "$cdir/scope.tsv" 'NR > 1 && $c_class == "ro_after_init" { n++ }
+# The conversions validate takes (its default classes), by kind.
+ncand_kinds=$(tsv_awk "$cdir/scope.tsv" 'NR > 1 { c[$c_class]++ }
+	END { printf "%d ro_after_init, %d initdata", c["ro_after_init"], c["initdata"] }') ||
+	die 70 "awk failed on $cdir/scope.tsv"
+ncand=$(tsv_awk "$cdir/scope.tsv" 'NR > 1 && ($c_class == "ro_after_init" || $c_class == "initdata") { n++ }
 	END { print n + 0 }') || die 70 "awk failed on $cdir/scope.tsv"
 echo "campaign: find: $cands_line" >&2
 
@@ -249,7 +253,11 @@ echo "campaign: find: $cands_line" >&2
 # COVER_WAVE candidates.  Wave K's fragment holds the symbols of waves 1
 # to K (validate/cover-plan over them, against the base profile's
 # .config), so each wave's build adds to the last one's objects and kbuild
-# compiles only what the new symbols gate.  The fragment and the plan of
+# compiles only what the new symbols gate.  A wave holds both kinds of
+# conversion, ro_after_init and initdata rows (validate's default
+# classes); cover-plan plans the files of ro_after_init rows only, so its
+# input (upto.tsv) names the initdata rows ro_after_init: it needs only
+# their files.  The fragment and the plan of
 # each wave stay in cover/wave-K/, beside the journal; cover.config is the
 # last one.  validate journals wave K's candidates with the plan's reasons.
 cover_waves() {
@@ -262,8 +270,7 @@ cover_waves() {
 	fi
 	_base=$(sh "$root/qemu-boot/build-kernel.sh" --config-only "$cover_base" \
 		"$vtree" "$work" | tail -n 1) || return $?
-	_n=$(tsv_awk "$cdir/scope.tsv" 'NR > 1 && $c_class == "ro_after_init" { n++ }
-		END { print n + 0 }') || return 70
+	_n=$ncand
 	_waves=$(( (_n + cover_wave - 1) / cover_wave ))
 	_k=1
 	while [ $_k -le $_waves ]; do
@@ -271,10 +278,14 @@ cover_waves() {
 		mkdir -p "$_wd" || return 70
 		for _part in upto only; do
 			tsv_awk "$cdir/scope.tsv" 'NR == 1 { print; next }
-				$c_class != "ro_after_init" { next }
+				$c_class != "ro_after_init" && $c_class != "initdata" { next }
 				{ w = int(i / size) + 1; i++ }
-				(part == "upto" && w <= k) || w == k { print }' \
-				-v size="$cover_wave" -v k="$_k" -v part="$_part" \
+				part == "upto" && w <= k {
+					if ($c_class == "initdata") $c_class = "ro_after_init"
+					print
+				}
+				part == "only" && w == k { print }' \
+				-v size="$cover_wave" -v k="$_k" -v part="$_part" -v OFS='\t' \
 				>"$_wd/$_part.tsv.tmp" &&
 				mv "$_wd/$_part.tsv.tmp" "$_wd/$_part.tsv" || return 70
 		done
@@ -303,7 +314,7 @@ validate_run() {
 	fi
 }
 
-stage_begin 2 "validate: $ncand candidates, profile $profile"
+stage_begin 2 "validate: $ncand candidates ($ncand_kinds), profile $profile"
 val_stamp=$(stamp_of "$cdir/scope.tsv" "$root/validate/validate" \
 	"$root/qemu-boot/configs/common.config" \
 	"$root/qemu-boot/configs/$profile.config" \
@@ -397,6 +408,11 @@ stage_begin 4 "report"
 	--title "ro-campaign: ${scope:-whole tree} ($profile profile)" >&2 ||
 	fail report $?
 stage_end report done "$cdir/report.html"
+# Each kind of conversion through its funnel (the report's kinds.tsv).
+kinds_line=$(tsv_awk "$cdir/kinds.tsv" 'NR > 1 {
+		printf "%s%s %d candidates, %d validated, %d accepted, %d queued",
+			sep, $c_annotation, $c_candidates, $c_validated, $c_accepted, $c_queued
+		sep = "; " }') || die 70 "awk failed on $cdir/kinds.tsv"
 
 # ---- summary -------------------------------------------------------------
 
@@ -408,6 +424,7 @@ nfiles=$(wc -l <"$cdir/facts/files.txt" 2>/dev/null || echo 0)
 	echo "files scanned:  $nfiles (the scope and the files that mention its globals)"
 	echo "candidates:     $cands_line"
 	echo "validated:      $verdicts"
+	echo "by annotation:  $kinds_line"
 	echo "queue:          $npatch patches in $nseries series, $cdir/queue"
 	echo "report:         $cdir/report.html"
 	echo "wall time:      $(fmt_time $total) in all;$(tsv_awk "$times" 'NR > 1 { printf " %s %ds (%s)", $c_stage, $c_seconds, $c_status }')"

@@ -272,7 +272,7 @@ P=$t/work/campaign/plain
 R=$t/work/campaign/reordered
 cand() { grep '^candidates:' "$1/summary.txt"; }
 check "campaign.sh: 4 of 6 scope rows are candidates ($(cand "$P"))" \
-	grep -q 'candidates: *6 variables: ro_after_init 4 (high 3, medium 1), const 1, rejected 1' "$P/summary.txt"
+	grep -q 'candidates: *6 variables: ro_after_init 4 (high 3, medium 1), initdata 0, const 1, rejected 1' "$P/summary.txt"
 check "campaign.sh: the same candidates line with the columns reordered" \
 	[ "$(cand "$P")" = "$(cand "$R")" ]
 check "campaign.sh: scope.tsv keeps the 6 rows of the scope with the columns reordered" \
@@ -284,5 +284,72 @@ check "campaign.sh: the same funnel with the columns reordered" \
 check "campaign.sh: the summary skips the torn journal row as the report does" \
 	sh -c "grep -q '^validated: *accepted 2 (exercised [0-9]*, module-cycled [0-9]*, built [0-9]*), rejected 1, not-built 0' '$P/summary.txt' && [ \"\$(awk -F '\t' '\$1 == \"accepted\" { print \$2 }' '$P/funnel.tsv')\" = 2 ]"
 FIX_CANDS=$t/fix/candidates.tsv
+
+
+# ---- initdata conversions through campaign.sh --------------------------------
+# One ro_after_init and two initdata rows (an __initdata one rejected by
+# a new modpost section mismatch, an __initconst one accepted): validate's
+# default classes, so both kinds are counted and validated.
+{
+	row file line name storage class confidence reason evidence
+	row init/main.c 10 max_nr static ro_after_init high "written in init only" init/main.c:20:setup_nr:assign
+	row init/main.c 14 init_buf static initdata - "read and written only by __init code (1 writes): __initdata, freed with the init sections" init/main.c:20:setup_nr:assign
+	row init/main.c 15 init_tab static initdata - "const and read only by __init code: __initconst, freed with the init sections" -
+	row kernel/power/main.c 6 pm_table static const - "never written" -
+} >"$t/fix/candidates-init.tsv"
+{
+	row time variable file line batch verdict evidence config_hash core_hash
+	jrow max_nr init/main.c 10 accepted "built=init/main.o,vmlinux; booted=warn,default; exercised=boot"
+	jrow init_buf init/main.c 14 rejected "modpost: section mismatch in vmlinux: late_fn (section: .text) refers to init_buf (section: .init.data), which is freed after init"
+	jrow init_tab init/main.c 15 accepted "built=init/main.o,vmlinux; section=.init.rodata; modpost=no-mismatch; booted=warn,default; exercised=boot"
+} >"$t/fix/journal-init.tsv"
+FIX_CANDS=$t/fix/candidates-init.tsv
+FIX_JOURNAL=$t/fix/journal-init.tsv
+I=$t/work/campaign/init
+campaign --name init --scope 'init kernel/power'
+check "campaign.sh with initdata rows: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "campaign.sh: the validate line counts both kinds of conversion" \
+	grep -q '^campaign: \[2/4\] validate: 3 candidates (1 ro_after_init, 2 initdata), profile fast' "$t/c.out"
+check "campaign.sh: the candidates line counts the initdata rows" \
+	grep -q '^candidates: *4 variables: ro_after_init 1 (high 1, medium 0), initdata 2, const 1, rejected 0' "$I/summary.txt"
+check "campaign.sh: the summary counts each annotation through its funnel" \
+	grep -q '^by annotation: *__ro_after_init 1 candidates, 1 validated, 1 accepted, 0 queued; __initdata 1 candidates, 1 validated, 0 accepted, 0 queued; __initconst 1 candidates, 1 validated, 1 accepted, 0 queued$' "$I/summary.txt"
+check "campaign.sh: the summary names the modpost rejection" \
+	grep -q '^  rejected by modpost: 1$' "$I/summary.txt"
+check "campaign.sh: the funnel counts 3 candidates, the modpost rejection not booted" \
+	[ "$(col "$I/funnel.tsv" count stage candidates) $(col "$I/funnel.tsv" count stage booted)" = "3 2" ]
+
+# The cover profile: each wave passes both kinds to validate, and
+# cover-plan (which plans ro_after_init rows only) gets the initdata rows'
+# files as ro_after_init rows.  Waves of 2: max_nr and init_buf, init_tab.
+base=$t/work/cover-base
+mkdir -p "$base"
+stub "$r/qemu-boot/build-kernel.sh" 'echo "$STUB_BASE"'
+stub "$r/validate/cover-plan" 'while [ $# -gt 0 ]; do
+	case $1 in
+	--candidates) cat "$2" >>"$STUB_PLAN_IN" ;;
+	--out) : >"$2/cover.config"; printf "file\n" >"$2/plan.tsv" ;;
+	esac
+	shift
+done'
+: >"$t/plan-in"
+STUB_BASE=$base STUB_PLAN_IN=$t/plan-in VTREE=$t/work/vtree-cover COVER_WAVE=2 \
+	campaign --name cover-init --profile cover --scope 'init kernel/power'
+C=$t/work/campaign/cover-init
+check "campaign.sh --profile cover with initdata rows: exit 0 (got $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || sed 's/^/# /' "$t/c.out" | tail -n 8
+check "cover: two waves of 2 and 1 conversions" \
+	sh -c "grep -q 'cover wave 1/2 (2 candidates' '$t/c.out' && grep -q 'cover wave 2/2 (1 candidates' '$t/c.out'"
+names() { cut -f 3 "$1" | tail -n +2 | tr '\n' ' '; }
+check "cover: validate gets the initdata rows of each wave ($(names "$C/cover/wave-1/only.tsv")| $(names "$C/cover/wave-2/only.tsv"))" \
+	[ "$(names "$C/cover/wave-1/only.tsv")|$(names "$C/cover/wave-2/only.tsv")" = "max_nr init_buf |init_tab " ]
+check "cover: validate is run on each wave's only.tsv, with its plan" \
+	[ "$(grep -c "^validate --candidates $C/cover/wave-[12]/only.tsv --cover-plan $C/cover/wave-[12]/plan.tsv" "$t/calls")" -eq 2 ]
+check "cover: cover-plan's input names the initdata rows' files as ro_after_init rows" \
+	[ "$(awk -F '\t' '$3 == "init_tab" { print $5 }' "$t/plan-in")" = ro_after_init ]
+check "cover: ... and keeps each row's other columns" \
+	grep -q "^init/main.c${TAB}15${TAB}init_tab${TAB}static${TAB}ro_after_init${TAB}-${TAB}const and read only" "$t/plan-in"
+FIX_CANDS=$t/fix/candidates.tsv
+FIX_JOURNAL=$t/fix/journal.tsv
 
 finish
