@@ -114,6 +114,23 @@ static const char *def_mark(size_t def)
 	return NULL;
 }
 
+/* Is the definition at 1-based line DEF (or the two above it) static? */
+static int def_static(size_t def)
+{
+	size_t k;
+
+	for (k = def; k > 0 && k + 2 >= def; k--) {
+		const char *l = src.lines[k - 1];
+
+		if (k < def && (!l[0] || strchr(l, ';') || strchr(l, '}') ||
+				strstr(l, "*/")))
+			break;
+		if (has_identifier(l, "static"))
+			return 1;
+	}
+	return 0;
+}
+
 static const char *form_words(const char *form)
 {
 	static const char *const names[][2] = {
@@ -219,8 +236,11 @@ void describe_writer(struct sb *s, const char *tree, const struct ev_writer *w,
 	k = writer_kind(tree, w, &def);
 	if (k == WK_INIT)
 		sb_addf(&t, "%s() is __init (%s:%zu)", w->func, w->file, def);
-	else if (k == WK_CLOSURE)
+	else if (k == WK_CLOSURE && def_static(def))
 		sb_addf(&t, "%s() (%s:%zu) is static and called only from init-only code",
+			w->func, w->file, def);
+	else if (k == WK_CLOSURE)
+		sb_addf(&t, "%s() (%s:%zu) is called only from init-only code in the whole tree",
 			w->func, w->file, def);
 	else
 		sb_addf(&t, "%s() is init-only by the call-graph closure",

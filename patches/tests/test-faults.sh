@@ -720,4 +720,29 @@ sh "$qsh" a b >/dev/null 2>&1
 rc=$?
 [ "$rc" -eq 64 ] && ok "queue.sh with wrong arguments exits 64" ||
 	not_ok "queue.sh with wrong arguments exits 64" "exit $rc"
+
+# A writer that is init-only by its callers: "static" only when it is.
+printf 'int y;\nint z;\n\nvoid set_y(void)\n{\n\ty = 1;\n}\n\nstatic void set_z(void)\n{\n\tz = 1;\n}\n' \
+	>"$tree/kernel/b.c"
+{
+	echo "$chead"
+	crow y kernel/b.c "1 init-only writes, 0 escapes in init-only code" \
+		kernel/b.c:6:set_y:assign
+	crow z kernel/b.c "1 init-only writes, 0 escapes in init-only code" \
+		kernel/b.c:11:set_z:assign
+} >"$T/wk.c"
+{
+	echo "$jhead"
+	jrow y kernel/b.c accepted "$ev"
+	jrow z kernel/b.c accepted "$ev"
+} >"$T/wk.j"
+plan wk
+notes=$(cat "$T/wk.q/.plan"/*/*.notes 2>/dev/null | tr '\n' ' ' | tr -s ' ')
+case $notes in
+*"set_y() (kernel/b.c:4) is called only from init-only code in the whole tree"*"set_z() (kernel/b.c:9) is static and called only from init-only code"*)
+	ok "a global init-only writer is not called static, a static one is" ;;
+*)
+	not_ok "a global init-only writer is not called static, a static one is" "exit $rc: $notes" ;;
+esac
+rm -f "$tree/kernel/b.c"
 finish
