@@ -5,8 +5,10 @@
 # kernel, no boot.  The funnel split by evidence level (funnel.tsv rows
 # after "accepted", the HTML bars on one linear scale, each labelled with
 # its count), report.tsv's level column, the section that lists every
-# not-built candidate with its reason, grouped by kind, and a journal
-# without the level column giving the same report.
+# not-built candidate with its reason, grouped by kind, a journal
+# without the level column giving the same report, and initdata
+# conversions as their own kind (kinds.tsv, the annotation column, a
+# modpost rejection decided before any boot).
 #
 # Environment: REPORT_BIN (default campaign/report).
 
