@@ -166,8 +166,8 @@ static const char usage[] =
 "Join a campaign's candidates.tsv, the validator's journal.tsv and the\n"
 "queue into DIR/report.html (static page, inline SVG funnel), and\n"
 "DIR/report.tsv, DIR/funnel.tsv and DIR/kinds.tsv (each annotation's\n"
-"funnel) for scripts.  --facts (the finder's\n"
-"facts directory) lets a rejection name the writer's file:line.\n"
+"funnel) for scripts.  --facts (the finder's facts directory) lets a\n"
+"rejection name the writer's file:line.\n"
 "Exit: 0 written, 64 usage, 65 malformed input (named FILE:LINE),\n"
 "70 cannot write.\n";
 
