@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cover-plan.c - the build-need resolver: which config symbols compile the
- * file of each ro_after_init candidate, and whether Kconfig lets an x86
+ * file of each conversion (ro_after_init or initdata), and whether Kconfig lets an x86
  * build have them.
  *
  * The kbuild side is read here: the obj-$(CONFIG_X) line that names the
@@ -52,7 +52,7 @@ struct file {
 static const char usage_text[] =
 	"usage: cover-plan --candidates FILE --tree TREE --config BASE_CONFIG --out DIR\n"
 	"\n"
-	"For the file of each ro_after_init row of FILE (candidates.tsv), find\n"
+	"For the file of each ro_after_init or initdata row of FILE (candidates.tsv), find\n"
 	"the config symbols that compile it (its obj-$(CONFIG_X) line, composite\n"
 	"objects, the directory chain), enable them in a copy of BASE_CONFIG in\n"
 	"DIR/kconfig with TREE's scripts/config (tristate =m, bool =y), resolve\n"
@@ -90,7 +90,8 @@ static struct file *read_candidates(const char *path, size_t *nfiles)
 		rc = tsv_enum(&t, cclass, classes, ARRAY_SIZE(classes));
 		if (rc < 0)
 			exit(RC_DATA);
-		if (rc != 0 || strtab_find(&seen, f) != STR_NONE)
+		/* the conversions: ro_after_init and initdata rows */
+		if ((rc != 0 && rc != 5) || strtab_find(&seen, f) != STR_NONE)
 			continue;
 		strtab_intern(&seen, f);
 		files = xrealloc(files, (n + 1) * sizeof(*files));

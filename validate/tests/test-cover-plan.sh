@@ -62,6 +62,7 @@ tab=$(printf '\t')
 		echo "$f${tab}10${tab}v${tab}static${tab}ro_after_init${tab}high${tab}r${tab}-"
 	done
 	echo "mm/slub.c${tab}10${tab}w${tab}static${tab}const${tab}-${tab}r${tab}-"
+	echo "init/main.c${tab}10${tab}u${tab}static${tab}initdata${tab}-${tab}r${tab}-"
 } > "$st/cand.tsv"
 
 start=$(date +%s)
@@ -102,7 +103,9 @@ expect_lacks() {
 not() { ! "$@"; }
 
 check "the header" [ "$(head -n 1 "$plan")" = "file${tab}symbols${tab}state${tab}detail" ]
-check "one row per ro_after_init file" [ "$(wc -l < "$plan")" -eq 16 ]
+check "one row per file of a conversion (ro_after_init, initdata)" [ "$(wc -l < "$plan")" -eq 17 ]
+check "an initdata row's file is planned: init/main.c" \
+	expect init/main.c state buildable
 check "(a) kernel/fork.c: obj-y, buildable" \
 	expect kernel/fork.c symbols -
 check "(a) kernel/fork.c: state" expect kernel/fork.c state buildable
@@ -172,7 +175,7 @@ frag=$st/out/cover.config
 check "the fragment: the symbols the buildable files add" \
 	[ "$(LC_ALL=C sort "$frag" | tr '\n' ' ')" = "CONFIG_APPLICOM=m CONFIG_DUMMY=m CONFIG_GPIOLIB=y CONFIG_IPMI_DEVICE_INTERFACE=m CONFIG_IPMI_HANDLER=m CONFIG_IP_DCCP=m CONFIG_IP_DCCP_CCID3=y CONFIG_IP_VS=m CONFIG_IP_VS_PROTO_SCTP=y CONFIG_PARPORT=m CONFIG_PPDEV=m CONFIG_RTW88=m CONFIG_RTW88_8822BE=m CONFIG_RTW88_CORE=m CONFIG_TEST_IDA=m CONFIG_TEST_STATIC_KEYS=m CONFIG_TI_ST=m " ]
 check "the summary line" \
-	[ "$(cat "$st/stdout")" = "cover-plan: 15 files: 11 buildable, 1 other-arch, 3 unmet; fragment 17 symbols, 3 for dependencies (2 olddefconfig runs)" ]
+	[ "$(cat "$st/stdout")" = "cover-plan: 16 files: 12 buildable, 1 other-arch, 3 unmet; fragment 17 symbols, 3 for dependencies (2 olddefconfig runs)" ]
 check "the fragment stuck in the scratch .config" \
 	grep -qx CONFIG_APPLICOM=m "$st/out/kconfig/.config"
 
