@@ -208,7 +208,8 @@ trap 'echo "campaign: interrupted; run the same command again to resume" >&2; ex
 stage_begin 1 "find: facts and candidates for scope '${scope:-whole tree}'"
 find_stamp=$(stamp_of "$root/cocci/facts.cocci" "$root/cocci/macros.h" \
 	"$root/cocci/run-facts.sh" "$root/candidates/candidates" \
-	"$root/cocci/layouts" "$root/cocci/protos" "$root/cocci/builtins.h" \
+	"$root/cocci/layouts" "$root/cocci/protos" "$root/cocci/callers" \
+	"$root/cocci/builtins.h" \
 	"$root/candidates/registrations.tsv")
 if [ -f "$cdir/scope.tsv" ] &&
    [ "$(cat "$cdir/.stamps/find" 2>/dev/null)" = "$find_stamp" ]; then
