@@ -984,20 +984,6 @@ static void print_why(const char *s)
 	       g->line);
 }
 
-static int next_line(FILE *fp, const char *what, char **line, size_t *cap)
-{
-	ssize_t n = getline(line, cap, fp);
-
-	if (n < 0) {
-		if (ferror(fp))
-			die(RC_HOST, "%s: read error: %s", what, strerror(errno));
-		return 0;
-	}
-	if (n > 0 && (*line)[n - 1] == '\n')
-		(*line)[n - 1] = '\0';
-	return 1;
-}
-
 static void print_usage(FILE *out)
 {
 	fprintf(out,
@@ -1045,7 +1031,7 @@ int main(int argc, char **argv)
 	if (!list)
 		die(RC_USAGE, "%s: %s", argv[a + 1], strerror(errno));
 	strtab_init(&strs);
-	while (next_line(list, argv[a + 1], &line, &cap)) {
+	while (read_text_line(list, argv[a + 1], &line, &cap)) {
 		size_t len;
 		char *buf;
 

@@ -415,20 +415,6 @@ static int arg_const(uint32_t name, int k, int depth)
 	return 1;
 }
 
-static int next_line(FILE *fp, const char *what, char **line, size_t *cap)
-{
-	ssize_t n = getline(line, cap, fp);
-
-	if (n < 0) {
-		if (ferror(fp))
-			die(RC_HOST, "%s: read error: %s", what, strerror(errno));
-		return 0;
-	}
-	if (n > 0 && (*line)[n - 1] == '\n')
-		(*line)[n - 1] = '\0';
-	return 1;
-}
-
 static void print_usage(FILE *out)
 {
 	fprintf(out,
@@ -463,7 +449,7 @@ int main(int argc, char **argv)
 	if (!list)
 		die(RC_USAGE, "%s: %s", argv[2], strerror(errno));
 	strtab_init(&strs);
-	while (next_line(list, argv[2], &line, &cap)) {
+	while (read_text_line(list, argv[2], &line, &cap)) {
 		char *buf;
 
 		if (!line[0])

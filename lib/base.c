@@ -430,3 +430,17 @@ int has_identifier(const char *s, const char *name)
 			return 1;
 	return 0;
 }
+
+int read_text_line(FILE *fp, const char *what, char **line, size_t *cap)
+{
+	ssize_t n = getline(line, cap, fp);
+
+	if (n < 0) {
+		if (ferror(fp))
+			die(RC_HOST, "%s: read error: %s", what, strerror(errno));
+		return 0;
+	}
+	if (n > 0 && (*line)[n - 1] == '\n')
+		(*line)[n - 1] = '\0';
+	return 1;
+}

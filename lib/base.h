@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define RC_OK		0	/* done, nothing failed */
 #define RC_FAIL		1	/* the work ran and found a failure */
@@ -77,6 +78,11 @@ void sb_wrap(struct sb *s, const char *text, const char *first,
  * which can be more than strlen() if the file holds NUL bytes.
  */
 char *read_file(const char *path, size_t *len);
+/*
+ * The next line of FP into *LINE (getline's buffer, *CAP), without its
+ * newline: 1, or 0 at the end; a read error exits RC_HOST naming WHAT.
+ */
+int read_text_line(FILE *fp, const char *what, char **line, size_t *cap);
 /*
  * Write LEN bytes to PATH atomically: PATH.tmp, fsync, rename, fsync of
  * the directory.  0 on success, -1 with errno set.
