@@ -64,8 +64,21 @@ t0=$(date +%s)
 
 # ---- the ro_after_init rows: file name storage confidence ------------------
 tsv_awk "$cand" 'NR > 1 && $c_class == "ro_after_init" {
-	print $c_file "\t" $c_name "\t" $c_storage "\t" $c_confidence }' \
-	> "$out/ro.tsv" || exit 65
+	print $c_file "\t" $c_name "\t" $c_storage "\t" $c_confidence "\t" $c_line }' \
+	> "$out/ro.lines" || exit 65
+# A fifth column says whether the definition's own line declares a pointer
+# ("static u32 *table_perturb;"): then NAME[i] writes the pointee, not the
+# candidate (the finder's pointer against pointee).  A line that does not
+# name it (a definition over several lines) says nothing: 0.
+sort -t '	' -k1,1 -k5,5n "$out/ro.lines" | awk -F '\t' -v tree="$tree" '
+	$1 != cur { if (cur != "") close(tree "/" cur); cur = $1; n = 0; t = "" }
+	{
+		while (n < $5 && (getline t < (tree "/" $1)) > 0)
+			n++
+		p = (n == $5 && t ~ ("\\*[ \t]*" $2 "[ \t]*([;=,)]|__|$)"))
+		print $1 "\t" $2 "\t" $3 "\t" $4 "\t" p
+	}' > "$out/ro.tsv" || die 70 "cannot read the definitions in $tree"
+rm -f "$out/ro.lines"
 nro=$(wc -l < "$out/ro.tsv")
 
 # ---- the files: those that use one of the macros at all ------------------
@@ -90,10 +103,12 @@ BEGIN {
 	CALL = "[A-Za-z_][A-Za-z0-9_]*[ \t]*\\("
 }
 FILENAME == ARGV[1] {
-	if ($3 == "static")
+	if ($3 == "static") {
 		st[$1 SUBSEP $2] = $4
-	else {
+		if ($5) pst[$1 SUBSEP $2] = 1
+	} else {
 		gl[$2] = $1 SUBSEP $4
+		if ($5) pgl[$2] = 1
 	}
 	next
 }
@@ -186,9 +201,14 @@ function check(s,    rest, m, arg, amp, id, after, cf, k, g) {
 			continue
 		if ((file SUBSEP id) in st) {
 			cf = file; k = st[file SUBSEP id]
+			ptr = (file SUBSEP id) in pst
 		} else if (id in gl) {
 			split(gl[id], g, SUBSEP); cf = g[1]; k = g[2]
+			ptr = id in pgl
 		} else
+			continue
+		# p[i] of a pointer is its pointee
+		if (ptr && after ~ /^\[/)
 			continue
 		printf "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", file, FNR, id, m, fn, cf, k
 	}
