@@ -149,4 +149,31 @@ grep -q ' 1 to run' "$tmp/log3" && grep -q '	added	g	assign' "$tmp/facts/writes.
 sh "$cocci/run-facts.sh" "$tmp/nonexistent" "$tmp/f2" 2>/dev/null
 [ $? -eq 64 ] && ok "bad TREE exits 64" || not_ok "bad TREE exits 64" "other status"
 
+
+# The call rules pick their names with regexes that repeat the Python
+# WRITER_CALL_RE and READER_CALL_RE (SmPL cannot read a Python string):
+# the copies must be the same, and the Python side asserts at start that
+# every writer and reader name matches them.
+pyre() {	# NAME: the Python string constant NAME = ("..." "...") as one line
+	sed -n "/^$1 = (/,/)\$/p" "$cocci/facts.cocci" | sed "s/^$1 = (//; s/)\$//" |
+		tr -d '\n\t' | sed 's/""//g; s/^"//; s/"$//'
+}
+wre=$(pyre WRITER_CALL_RE)
+rre=$(pyre READER_CALL_RE)
+nw=$(grep -cxF "identifier F =~ \"$wre\";" "$cocci/facts.cocci")
+nwr=$(grep -cxF "identifier F =~ \"$wre|$rre\";" "$cocci/facts.cocci")
+nall=$(grep -c '^identifier F =~ "^(' "$cocci/facts.cocci")
+[ -n "$wre" ] && [ -n "$rre" ] && [ "$nw" -eq 4 ] && [ "$nwr" -eq 2 ] && [ "$nall" -eq 6 ] &&
+	ok "the call rules' regexes are the Python WRITER_CALL_RE and READER_CALL_RE" ||
+	not_ok "the call rules' regexes are the Python WRITER_CALL_RE and READER_CALL_RE" \
+		"$nw writer rules, $nwr writer-or-reader rules, $nall in all"
+sed 's/|smp_store_mb|/|/' "$cocci/facts.cocci" >"$tmp/narrow.cocci"
+spatch --sp-file "$tmp/narrow.cocci" --macro-file "$cocci/macros.h" \
+	--no-includes --very-quiet "$fx/init_only.c" >/dev/null 2>"$tmp/narrow.err"
+rc=$?
+[ $rc -ne 0 ] && grep -q 'AssertionError: smp_store_mb' "$tmp/narrow.err" &&
+	ok "a writer the regex misses stops spatch at start, naming it" ||
+	not_ok "a writer the regex misses stops spatch at start, naming it" \
+		"exit $rc: $(tail -n 2 "$tmp/narrow.err" | tr '\n' ' ')"
+
 finish
