@@ -394,6 +394,9 @@ wd=$(mktemp -d "${TMPDIR:-/tmp}/run-facts.XXXXXX") || die 70 "mktemp failed"
 monpid=
 cleanup() {
 	[ -n "$monpid" ] && kill "$monpid" 2>/dev/null
+	# the token scans still running, and their partial tables
+	[ -n "${table_pids-}" ] && kill $table_pids 2>/dev/null
+	[ -n "$cache" ] && rm -f "$cache"/*.tsv.tmp.$$
 	rm -rf "$wd"
 }
 trap cleanup EXIT
@@ -509,6 +512,67 @@ else
 	done
 fi
 [ -s "$wd/files" ] || die 65 "no files to analyse in scope '$*'"
+
+# ---- whole-tree tables: token scans, in the background ---------------------
+# Three tables come from a token scan of the whole tree (not only SCOPE),
+# each made by one C program:
+# - layouts.tsv (cocci/layouts): the types that embed what a keeper writes
+#   after init, for the type trap;
+# - protos.tsv (cocci/protos): the arguments every declaration takes as a
+#   pointer to const, which are reads;
+# - callers.tsv (cocci/callers): the functions whose every mention in the
+#   tree is a direct call from init-only code. Assembly and the other
+#   non-C files are callers too, so its file list is wider.
+# Each takes 20-40 s of one core on the whole tree. They run in the
+# background while spatch runs, so they no longer add about 90 s to the
+# wall time. Each table is cached by the tree's commit, its uncommitted
+# changes, its untracked files of the kinds it reads and the program, so
+# a rerun costs one git diff.
+table_pids=
+table_start() {	# NAME PROGRAM WHAT PATHSPEC...
+	tname=$1 tprog=$2 twhat=$3
+	shift 3
+	tkey=$({ git -C "$tree" rev-parse HEAD && git -C "$tree" diff HEAD &&
+		git -C "$tree" ls-files --others --exclude-standard -- "$@" &&
+		cksum <"$tprog"; } 2>/dev/null | cksum | cut -d ' ' -f 1)
+	echo "$cache/$tname-$tkey.tsv" >"$wd/$tname.cache"
+	[ -f "$cache/$tname-$tkey.tsv" ] && return 0
+	echo "run-facts: $tname: $twhat, in the background" >&2
+	git -C "$tree" ls-files --cached --others --exclude-standard -- "$@" \
+		':!tools' ':!scripts' ':!Documentation' ':!samples' \
+		>"$wd/$tname.list" || die 70 "git ls-files failed in $tree"
+	"$tprog" "$tree" "$wd/$tname.list" \
+		>"$cache/$tname-$tkey.tsv.tmp.$$" 2>"$wd/$tname.err" &
+	echo $! >"$wd/$tname.pid"
+	table_pids="$table_pids $!"
+}
+# table_finish NAME: wait for its scan, check it, copy it to FACTS_DIR
+table_finish() {
+	tcache=$(cat "$wd/$1.cache")
+	if [ ! -f "$tcache" ]; then
+		wait "$(cat "$wd/$1.pid")"
+		trc=$?
+		# a file deleted from the work tree (exit 1, "No such
+		# file") holds nothing; any other unread file may hold the
+		# type, prototype or call that matters, so that is a failure
+		if [ "$trc" -ne 0 ] && { [ "$trc" -ne 1 ] ||
+			grep -qv ': No such file or directory$' "$wd/$1.err"; }; then
+			cat "$wd/$1.err" >&2
+			rm -f "$tcache.tmp.$$"
+			die 70 "cocci/$1 failed (exit $trc)"
+		fi
+		mv "$tcache.tmp.$$" "$tcache" || die 70 "cannot write $tcache"
+	fi
+	cp "$tcache" "$facts/.$1.tmp" && mv "$facts/.$1.tmp" "$facts/$1.tsv" ||
+		die 70 "cannot write $facts/$1.tsv"
+}
+table_start layouts "$layouts" "the types of the tree's .c and .h files" \
+	'*.c' '*.h'
+table_start protos "$protos" "the const pointer arguments of the tree's functions" \
+	'*.c' '*.h'
+table_start callers "$callers" "the call sites of the whole tree" \
+	'*.c' '*.h' '*.S' '*.s' '*.rs' '*.tbl' '*.lds' '*.ld'
+
 run_files "$wd/files" phase1
 
 # merge: concatenate the cache entries of the files in LISTFILE
@@ -664,69 +728,10 @@ grep -qw jump_label_init_ro "$tree/kernel/jump_label.c" 2>/dev/null && sealed=ye
 printf 'feature\tvalue\nsealed_static_keys\t%s\n' "$sealed" >"$facts/.features.tmp" &&
 	mv "$facts/.features.tmp" "$facts/features.tsv" ||
 	die 70 "cannot write $facts/features.tsv"
-# Tables made by a token scan of every .c and .h file of the whole tree
-# (not only SCOPE): cocci/layouts (layouts.tsv, the types that embed what
-# a keeper writes after init: the type trap) and cocci/protos (protos.tsv,
-# the arguments every declaration takes as a pointer to const: reads).
-# Each takes 20-30 s on the whole tree; its table is cached by the tree's
-# commit, its uncommitted changes and the program, so a rerun costs one
-# git diff.
-tkey=$({ git -C "$tree" rev-parse HEAD && git -C "$tree" diff HEAD &&
-	git -C "$tree" ls-files --others --exclude-standard -- '*.c' '*.h'; } \
-	2>/dev/null | cksum | cut -d ' ' -f 1)
-tree_table() {	# NAME PROGRAM WHAT
-	tkey_prog=$(cksum <"$2" | cut -d ' ' -f 1)
-	tcache=$cache/$1-$tkey-$tkey_prog.tsv
-	if [ ! -f "$tcache" ]; then
-		echo "run-facts: $1: $3" >&2
-		[ -f "$wd/tree.list" ] ||
-			git -C "$tree" ls-files --cached --others --exclude-standard -- \
-				'*.c' '*.h' ':!tools' ':!scripts' ':!Documentation' \
-				':!samples' >"$wd/tree.list" ||
-			die 70 "git ls-files failed in $tree"
-		"$2" "$tree" "$wd/tree.list" >"$tcache.tmp.$$" 2>"$wd/$1.err"
-		trc=$?
-		# a file that vanished under it (exit 1) costs its rows only
-		[ "$trc" -le 1 ] || { cat "$wd/$1.err" >&2; rm -f "$tcache.tmp.$$"
-			die 70 "cocci/$1 failed (exit $trc)"; }
-		mv "$tcache.tmp.$$" "$tcache" || die 70 "cannot write $tcache"
-	fi
-	cp "$tcache" "$facts/.$1.tmp" && mv "$facts/.$1.tmp" "$facts/$1.tsv" ||
-		die 70 "cannot write $facts/$1.tsv"
-}
-tree_table layouts "$layouts" "the types of the tree's .c and .h files"
-tree_table protos "$protos" "the const pointer arguments of the tree's functions"
-# callers.tsv: the functions whose every mention in the tree is a direct
-# call from init-only code (cocci/callers, a token scan of every .c, .h,
-# .S, .rs, .tbl and linker script file, about 40 s), cached like
-# the tables above by the tree's commit, its changes and the program
-# (its own list: assembly and the other non-C files are callers too).
-ckey=$({ git -C "$tree" rev-parse HEAD && git -C "$tree" diff HEAD &&
-	git -C "$tree" ls-files --others --exclude-standard -- '*.c' '*.h' \
-		'*.S' '*.s' '*.rs' '*.tbl' '*.lds' '*.ld' &&
-	cksum <"$callers"; } 2>/dev/null | cksum | cut -d ' ' -f 1)
-ccache=$cache/callers-$ckey.tsv
-if [ ! -f "$ccache" ]; then
-	echo "run-facts: callers: the call sites of the whole tree" >&2
-	git -C "$tree" ls-files --cached --others --exclude-standard -- \
-		'*.c' '*.h' '*.S' '*.s' '*.rs' '*.tbl' '*.lds' '*.ld' \
-		':!tools' ':!scripts' ':!Documentation' ':!samples' \
-		>"$wd/callers.list" || die 70 "git ls-files failed in $tree"
-	"$callers" "$tree" "$wd/callers.list" >"$ccache.tmp.$$" 2>"$wd/callers.err"
-	crc=$?
-	# a file deleted from the work tree (exit 1, "No such file") calls
-	# nothing; any other unread file may hold the call that keeps a
-	# name out, so that is a failure
-	if [ "$crc" -ne 0 ] && { [ "$crc" -ne 1 ] ||
-		grep -qv ': No such file or directory$' "$wd/callers.err"; }; then
-		cat "$wd/callers.err" >&2
-		rm -f "$ccache.tmp.$$"
-		die 70 "cocci/callers failed (exit $crc)"
-	fi
-	mv "$ccache.tmp.$$" "$ccache" || die 70 "cannot write $ccache"
-fi
-cp "$ccache" "$facts/.callers.tmp" && mv "$facts/.callers.tmp" "$facts/callers.tsv" ||
-	die 70 "cannot write $facts/callers.tsv"
+table_finish layouts
+table_finish protos
+table_finish callers
+table_pids=
 
 el=$(($(date +%s) - start))
 summary=""
