@@ -74,9 +74,11 @@ rc=$(cat "$out/rc.facts")
 wall=$(($(date +%s) - start))
 
 files=$(wc -l <"$out/facts/files.txt")
-errs=$(($(wc -l <"$out/facts/errors.tsv") - 1))
+# files, not rows: a file may have two rows (a dropped function, FACTS.md)
+errs=$(awk -F '\t' 'NR > 1 { print $1 }' "$out/facts/errors.tsv" | sort -u | wc -l)
 # files with unparsed code outside #define bodies (cocci/FACTS.md errors.tsv)
-code_errs=$(awk -F '\t' 'NR > 1 && !/, 0 outside #define bodies:/' "$out/facts/errors.tsv" | wc -l)
+code_errs=$(awk -F '\t' 'NR > 1 && !/, 0 outside #define bodies:/ { print $1 }' \
+	"$out/facts/errors.tsv" | sort -u | wc -l)
 rss_facts=$(cut -d ' ' -f 1 "$out/time.facts")
 rss_cand=$(cut -d ' ' -f 1 "$out/time.cand")
 # user + system seconds of every process (the spatch children included):

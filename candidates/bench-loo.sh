@@ -275,7 +275,7 @@ recall=$(awk -v h="$hit" -v n="$nheld" 'BEGIN { printf "%.3f", h / n }')
 tight=$(awk -F '\t' 'NR > 1 && ($4 == "initdata" || $4 == "const")' "$loo/report.tsv" | wc -l)
 recall_tight=$(awk -v h="$((hit + tight))" -v n="$nheld" 'BEGIN { printf "%.3f", h / n }')
 nfiles=$(wc -l < "$loo/facts-orig/files.txt")
-nerr=$(($(wc -l < "$loo/facts-loo/errors.tsv") - 1))
+nerr=$(awk -F '\t' 'NR > 1 { print $1 }' "$loo/facts-loo/errors.tsv" | sort -u | wc -l)
 date=$(date -u +%FT%TZ)
 res=$work/bench/results.tsv
 [ -s "$res" ] || printf 'bench\tmetric\tvalue\tunit\tdate\n' > "$res"

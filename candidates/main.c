@@ -46,18 +46,38 @@ static void print_help(FILE *fp)
 	      "message), 70 out of memory or a read or write error.\n", fp);
 }
 
-static uint32_t define_only(const struct facts *f)
+/*
+ * Files with errors rows, and those whose every row is a parse error only
+ * in #define bodies.  A file may have two rows: spatch's, and a function
+ * it dropped (cocci/FACTS.md errors.tsv).
+ */
+static uint32_t error_files(const struct facts *f, uint32_t *define_only)
 {
-	uint32_t e, n = 0;
+	struct map files;	/* file -> 1 if only #define bodies so far */
+	uint32_t e, n = 0, only;
 
-	for (e = 0; e < f->nerrors; e++)
-		n += error_define_only(f, e);
+	map_init(&files);
+	*define_only = 0;
+	for (e = 0; e < f->nerrors; e++) {
+		only = map_get(&files, f->errors[e].file);
+		if (only == MAP_NONE) {
+			n++;
+			only = error_define_only(f, e);
+			*define_only += only;
+		} else if (only && !error_define_only(f, e)) {
+			only = 0;
+			(*define_only)--;
+		}
+		map_put(&files, f->errors[e].file, only);
+	}
+	map_free(&files);
 	return n;
 }
 
 static void summary(const struct judge *j, double secs)
 {
 	const struct facts *f = j->f;
+	uint32_t define_only, nfiles = error_files(f, &define_only);
 
 	fprintf(stderr,
 		"candidates: %u variables: ro_after_init %u (high %u, medium %u), initdata %u, const %u, rejected %u, already %u, skip %u; %u functions, %u init-only after %u rounds; parse errors: %u files (%u only in #define bodies); %.2f s\n",
@@ -65,7 +85,7 @@ static void summary(const struct judge *j, double secs)
 		j->count[K_INITDATA], j->count[K_CONST], j->count[K_REJECTED],
 		j->count[K_ALREADY],
 		j->count[K_SKIP], j->g->nnodes, count_init(j->g),
-		j->g->rounds, f->nerrors, define_only(f), secs);
+		j->g->rounds, nfiles, define_only, secs);
 }
 
 /* registrations.tsv in the directory of this program. */

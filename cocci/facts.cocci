@@ -332,14 +332,14 @@ def funcrefs(f):
 	# A call inside a #define body is no call edge (calls.tsv holds calls
 	# in function bodies), and the macro may be expanded in any function:
 	# "#define MH_DO() mh_helper()" used in runtime code calls mh_helper
-	# after init.  So a function a #define body calls counts as referenced.
+	# after init.  So a function a #define body calls counts as referenced,
+	# and so does one that a dropped function calls (dropped() below).
 	pat = re.compile(r"\b(" + "|".join(sorted(names)) + r")\b(?=\s*\()")
-	line = 1
-	last = 0
-	for d in DEFINE_RE.finditer(text):
-		for m in pat.finditer(text, d.start(), d.end()):
-			line += text.count("\n", last, m.start())
-			last = m.start()
+	regions = [(d.start(), d.end()) for d in DEFINE_RE.finditer(text)]
+	regions += [(a, b) for a, b, l1, l2, fn in dropped(f, text, sp)]
+	for a, b in regions:
+		for m in pat.finditer(text, a, b):
+			line = text.count("\n", 0, m.start()) + 1
 			where = "-"
 			for l1, l2, fn in sp:
 				if l1 <= line <= l2:
@@ -349,6 +349,67 @@ def funcrefs(f):
 
 # a #define and its continuation lines
 DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", re.M)
+
+# A function spatch drops without a word: building its control flow
+# graph failed ("FLOW: duplicate label", printed only with --debug), as
+# for the same label in both branches of an #ifdef (mm/kfence/core.c,
+# kfence_init_late). It has no funcs row, none of its writes, calls or
+# escapes is seen, and no parse error says so. A kernel-style body, "{"
+# and "}" alone in column 0 after a header that ends in ")", inside no
+# function of the file, is such a function. Its lines become an unparsed
+# region (an errors row, WHERE "dropped:NAME"): what it names gets
+# unparsed rows and the file is partial. The calls in it count as
+# references (funcrefs), like those of #define bodies.
+BODY_RE = re.compile(r"^\{[ \t]*\n.*?^\}", re.M | re.S)
+TRAILING_ATTR_RE = re.compile(r"\s*\b__\w+\s*\([^()]*\)\s*$")
+NOT_A_FUNCTION = set("if for while switch return sizeof typeof".split())
+
+def header_name(head):
+	"""The name of the function whose header ends text head, or None."""
+	head = "\n".join(l for l in head.split("\n")
+			 if not l.lstrip().startswith("#")).rstrip()
+	while True:
+		h = TRAILING_ATTR_RE.sub("", head)
+		if h == head:
+			break
+		head = h
+	if not head.endswith(")") or "=" in head:
+		return None
+	depth = 0
+	for i in range(len(head) - 1, -1, -1):
+		if head[i] == ")":
+			depth += 1
+		elif head[i] == "(":
+			depth -= 1
+			if depth == 0:
+				m = re.search(r"([A-Za-z_]\w*)\s*$", head[:i])
+				if m and m.group(1) not in NOT_A_FUNCTION:
+					return m.group(1)
+				return None
+	return None
+
+def dropped(f, text, sp):
+	"""(start, end, first line, last line, name) of each function of f,
+	text without comments and strings, whose body no span of sp covers;
+	an errors row lists them."""
+	out = []
+	for m in BODY_RE.finditer(text):
+		b1 = text.count("\n", 0, m.start()) + 1
+		if any(l1 <= b1 <= l2 for l1, l2, fn in sp):
+			continue
+		cut = max(text.rfind(";", 0, m.start()),
+			  text.rfind("}", 0, m.start()))
+		name = header_name(text[cut + 1:m.start()])
+		if name is None:
+			continue
+		h = text.rfind(name, cut + 1, m.start())
+		out.append((h, m.end(), text.count("\n", 0, h) + 1,
+			    text.count("\n", 0, m.end()) + 1, name))
+	if out:
+		emit("errors", f, "parse-error: %d unparsed region(s), %d outside "
+		     "#define bodies: %s" % (len(out), len(out), " ".join(
+			"%d-%d@dropped:%s" % r[2:] for r in out)))
+	return out
 
 statics = {}	# file -> {static variable name: set of definition lines}
 fsect = {}	# (file, function) -> its section list ("init", ...)
