@@ -8,8 +8,10 @@
 # the --- line, the base named from the tree), checkpatch --strict, git am
 # onto pristine, the README, bad input, byte-identical reruns; a clone of
 # the tree posing as the user's own git checkout, whose postings carry
-# base-commit: and are split to stay under QUEUE_MAX_PATCHES; and, last,
-# the queue built and booted whole and patch by patch (a sample of 2).
+# base-commit: and are split to stay under QUEUE_MAX_PATCHES; the queue
+# built and booted patch by patch (a sample of 2); initdata patches; and,
+# last, the fixture's queue with the initdata patches built and booted
+# whole.
 # Real spatch (cocci/annotate.sh), real git, the real prepared tree.  TAP.
 #
 # Environment: KERNEL (default 6.12) and WORK (default
@@ -418,30 +420,11 @@ else
 	not_ok "postings: the $bign patches of $stem are two postings with QUEUE_MAX_PATCHES=$max" "$(ls "$gq" | tr '\n' ' ')"
 fi
 
-# ---- make queue-check-boot QUEUE_BOOT_IN_TREE=1 (fast) ------------------------
-# The queued commits are built in TREE's own (warm) build directory, the
-# queued variables must be in .data..ro_after_init, the boot must pass
-# with protection on, and TREE must end up at the commit it started at.
-before=$(git -C "$TREE" rev-parse HEAD)
-ACCEL=tcg sh "$root/patches/queue-boot.sh" --in-tree "$q" "$TREE" "$WORK" fast \
-	>"$t/boot.log" 2>&1
-rc=$?
-if [ $rc -eq 0 ] && grep -q 'queued variables in .data..ro_after_init' "$t/boot.log" &&
-   grep -q 'booted, all exercises passed' "$t/boot.log"; then
-	ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed"
-else
-	not_ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed" \
-		"exit $rc: $(grep -i 'error' "$t/boot.log" | head -n 3 | tr '\n' ' ')"
-fi
-[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
-	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
-	ok "queue-check-boot --in-tree puts TREE back, clean, at $(echo "$before" | cut -c1-12)" ||
-	not_ok "queue-check-boot --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
-
 # ---- make queue-check-bisect QUEUE_BISECT_SAMPLE=2 (fast, in TREE) -------------
 # Two patches, the first and the last, each alone on core: built, their
 # variables looked up, booted; the README names them and the rest as not
 # checked.
+before=$(git -C "$TREE" rev-parse HEAD)
 ACCEL=tcg sh "$root/patches/queue-bisect.sh" --in-tree --sample 2 "$q" "$TREE" \
 	"$WORK" fast >"$t/bisect.log" 2>&1
 rc=$?
@@ -463,15 +446,16 @@ fi
 	not_ok "queue-check-bisect --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
 
 # ---- initdata patches (issue 19 item 4): a kind of their own -----------------
-# srbds_off (__ro_after_init, from the fixture) and two init-only
-# variables: mpf_found, which only __init functions of mpparse.c touch
-# (__initdata), and spectre_v2_user_strings, a const table only the __init
-# spectre_v2_user_select_mitigation() reads (__initconst), as validate
-# journals them. bugs.c gets two patches, one per annotation; each diff
-# adds its annotation and passes queue.sh's checks (checkpatch --strict,
-# git am onto pristine and core).
-# Last: queue.sh rewrites WORK/qtree-am-core, which queue-check-boot above
-# reads for the fixture's queue.
+# The fixture's journal (srbds_off of bugs.c among its __ro_after_init
+# rows) and two init-only variables: mpf_found, which only __init
+# functions of mpparse.c touch (__initdata), and spectre_v2_user_strings,
+# a const table only the __init spectre_v2_user_select_mitigation() reads
+# (__initconst), as validate journals them. bugs.c gets two patches, one
+# per annotation; each diff adds its annotation and passes queue.sh's
+# checks (checkpatch --strict, git am onto pristine and core).
+# The whole fixture rides along so that one make queue-check-boot (below)
+# checks both kinds in one build and boot: each costs a kernel build and
+# a TCG boot, and the fixture's queue alone adds nothing this one lacks.
 if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
 	. "$root/lib/ktree.sh"
 	l_mpf=$(ktree_line "$TREE" pristine arch/x86/kernel/mpparse.c '^static bool mpf_found;')
@@ -480,23 +464,25 @@ if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
 	iq=$t/initq
 	rm -rf "$iq"
 	{
-		head -n 1 "$journal"
-		grep '	srbds_off	' "$journal"
+		cat "$journal"
 		printf '2025-01-10T09:30:00Z\tmpf_found\tarch/x86/kernel/mpparse.c\t%s\t3\taccepted\tbuilt=arch/x86/kernel/mpparse.o,vmlinux; section=.init.data; modpost=no-mismatch; booted=warn,default; exercised=boot,cpu-hotplug\texercised\t5a4b3c2d1e0f\te3b0c44298fc\n' "$l_mpf"
 		printf '2025-01-10T09:30:00Z\tspectre_v2_user_strings\tarch/x86/kernel/cpu/bugs.c\t%s\t3\taccepted\tbuilt=arch/x86/kernel/cpu/bugs.o,vmlinux; section=.init.rodata; modpost=no-mismatch; booted=warn,default; exercised=boot,cpu-hotplug\texercised\t5a4b3c2d1e0f\te3b0c44298fc\n' "$l_s2u"
 	} >"$t/init-journal.tsv"
 	{
-		head -n 1 "$cands"
-		grep '	srbds_off	' "$cands"
+		cat "$cands"
 		printf 'arch/x86/kernel/mpparse.c\t%s\tmpf_found\tstatic\tinitdata\t-\tread and written only by __init code (1 writes): __initdata, freed with the init sections\tarch/x86/kernel/mpparse.c:%s:smp_scan_config:assign\n' "$l_mpf" "$l_mpw"
 		printf 'arch/x86/kernel/cpu/bugs.c\t%s\tspectre_v2_user_strings\tstatic\tinitdata\t-\tconst and read only by __init code: __initconst, freed with the init sections\t-\n' "$l_s2u"
 	} >"$t/init-cands.tsv"
 	sh "$root/patches/queue.sh" "$t/init-journal.tsv" "$t/init-cands.tsv" \
 		"$TREE" "$WORK" "$iq" >"$t/init.log" 2>&1
 	rc=$?
-	[ $rc -eq 0 ] && [ "$(wc -l <"$iq/series")" -eq 3 ] &&
-		ok "initdata: queue.sh writes 3 patches (one per file and annotation), all checks pass" ||
-		not_ok "initdata: queue.sh writes 3 patches (one per file and annotation), all checks pass" \
+	# the fixture's patches and one per file and annotation: mpparse.c's
+	# __initdata and bugs.c's __initconst (bugs.c's srbds_off patch is the
+	# fixture's)
+	ni=$((npatch + 2))
+	[ $rc -eq 0 ] && [ "$(wc -l <"$iq/series")" -eq "$ni" ] &&
+		ok "initdata: queue.sh writes $ni patches (the fixture's $npatch, one more per file and annotation), all checks pass" ||
+		not_ok "initdata: queue.sh writes $ni patches (the fixture's $npatch, one more per file and annotation), all checks pass" \
 			"exit $rc, lines '$l_mpf' '$l_mpw' '$l_s2u': $(grep -i 'fail\|error' "$t/init.log" | head -n 3 | tr '\n' ' ')"
 	# subject FILE: the patch's Subject: line, unfolded
 	subject() {
@@ -532,19 +518,41 @@ if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
 		not_ok "initdata: bugs.c's __ro_after_init patch stays as it was" "see $p"
 fi
 
-# make queue-check-boot on the initdata queue: __initdata/__initconst
-# variables are checked between __init_begin and __init_end.
+# ---- make queue-check-boot QUEUE_BOOT_IN_TREE=1 (fast) ------------------------
+# The queued commits are built in TREE's own (warm) build directory, the
+# queued variables must be in the section of their annotation (the
+# __ro_after_init ones in .data..ro_after_init, the __initdata and
+# __initconst ones between __init_begin and __init_end), the boot must
+# pass with protection on, and TREE must end up at the commit it started
+# at.  With the fixture this is the initdata queue, which holds the
+# fixture's queue and the init-section patches (one build and boot for
+# both kinds); with JOURNAL/CANDIDATES it is their queue.
+bq=$q
+[ -z "${JOURNAL-}${CANDIDATES-}" ] && bq=$iq
+before=$(git -C "$TREE" rev-parse HEAD)
+ACCEL=tcg sh "$root/patches/queue-boot.sh" --in-tree "$bq" "$TREE" "$WORK" fast \
+	>"$t/boot.log" 2>&1
+rc=$?
+# "queue-boot: R queued variables in .data..ro_after_init of vmlinux, I in
+# its init sections, A not in this profile's vmlinux"
+nro=$(sed -n 's/^queue-boot: \([0-9]*\) queued variables in .data..ro_after_init.*/\1/p' "$t/boot.log")
+ninit=$(sed -n "s/.*, \([0-9]*\) in its init sections,.*/\1/p" "$t/boot.log")
+if [ $rc -eq 0 ] && [ "${nro:-0}" -ge 1 ] &&
+   grep -q 'booted, all exercises passed' "$t/boot.log"; then
+	ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed"
+else
+	not_ok "queue-check-boot --in-tree: built in TREE, variables in place, boot passed" \
+		"exit $rc, ${nro:-no} in .data..ro_after_init: $(grep -i 'error' "$t/boot.log" | head -n 3 | tr '\n' ' ')"
+fi
+[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] &&
+	ok "queue-check-boot --in-tree puts TREE back, clean, at $(echo "$before" | cut -c1-12)" ||
+	not_ok "queue-check-boot --in-tree puts TREE back, clean" "HEAD $(git -C "$TREE" rev-parse HEAD)"
 if [ -z "${JOURNAL-}${CANDIDATES-}" ]; then
-	before=$(git -C "$TREE" rev-parse HEAD)
-	ACCEL=tcg sh "$root/patches/queue-boot.sh" --in-tree "$iq" "$TREE" "$WORK" fast \
-		>"$t/init-boot.log" 2>&1
-	rc=$?
-	ninit=$(sed -n "s/.*, \([0-9]*\) in its init sections,.*/\1/p" "$t/init-boot.log")
-	[ $rc -eq 0 ] && [ "${ninit:-0}" -ge 2 ] && grep -q "booted, all exercises passed" "$t/init-boot.log" &&
-		[ "$(git -C "$TREE" rev-parse HEAD)" = "$before" ] &&
+	[ $rc -eq 0 ] && [ "${ninit:-0}" -ge 2 ] && grep -q "booted, all exercises passed" "$t/boot.log" &&
 		ok "initdata: queue-check-boot finds mpf_found and the const table in the init sections, boot passes" ||
 		not_ok "initdata: queue-check-boot finds the init variables in the init sections, boot passes" \
-			"exit $rc, $ninit in the init sections: $(grep -i "error" "$t/init-boot.log" | head -n 3 | tr "\n" " ")"
+			"exit $rc, ${ninit:-no} in the init sections: $(grep -i "error" "$t/boot.log" | head -n 3 | tr "\n" " ")"
 fi
 
 finish
