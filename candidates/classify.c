@@ -981,6 +981,37 @@ static int ro_section(const struct judge *j, const struct def *df)
 			".data..ro_after_init");
 }
 
+/*
+ * A variable defined twice in one file is one variable when one is a
+ * tentative definition: "static struct genl_family fam;" before the
+ * "static struct genl_family fam __ro_after_init = { ... }" that
+ * registration code needs to see first (net/ipv4/fou_core.c).  Proposing
+ * the annotation for the tentative line would be noise.  Returns the
+ * later definition with an initializer, or MAP_NONE.  Two definitions
+ * with an initializer, or none, are #ifdef alternatives: each is judged
+ * on its own.  So is a line without an initializer whose later twin has
+ * no annotation either: "static bool x;" #else "static bool x = 1;"
+ * (arch/x86/kernel/apm_32.c power_off) needs the annotation on both.
+ */
+static uint32_t later_definition(const struct judge *j, uint32_t d)
+{
+	const struct def *df = &j->f->defs[d];
+	uint32_t o;
+
+	/* with an initializer: #ifdef alternatives, not one variable */
+	if (df->init)
+		return MAP_NONE;
+	for (o = def_first(j->dm, df->file, df->name); o != MAP_NONE;
+	     o = j->dm->next[o]) {
+		const struct def *od = &j->f->defs[o];
+
+		if (o != d && od->file == df->file && od->name == df->name &&
+		    od->init && od->line > df->line)
+			return o;
+	}
+	return MAP_NONE;
+}
+
 static const char *skip_reason(const struct judge *j, const struct def *df)
 {
 	if (df->attrs & A_INITDATA)
@@ -1153,6 +1184,7 @@ static void judge_def(struct judge *j, uint32_t d)
 	uint32_t ntree = 0;
 	const char *skip = skip_reason(j, df);
 	int partial;
+	uint32_t twin = later_definition(j, d);
 	uint32_t err = graph_file_error(j->g, df->file, &partial);
 
 	first[0] = '\0';
@@ -1197,6 +1229,15 @@ static void judge_def(struct judge *j, uint32_t d)
 			 nbad && !(df->attrs & A_CONST) ?
 			 "; written after init: " : "",
 			 nbad && !(df->attrs & A_CONST) ? first : "");
+	} else if (twin != MAP_NONE &&
+		   (j->f->defs[twin].attrs & (A_RO_AFTER_INIT | A_CONST) ||
+		    ro_section(j, &j->f->defs[twin]))) {
+		v->klass = K_ALREADY;
+		snprintf(why, sizeof(why),
+			 "a tentative definition: the definition on line %u has %s",
+			 j->f->defs[twin].line,
+			 j->f->defs[twin].attrs & A_CONST ? "const" :
+			 "__ro_after_init");
 	} else if (err != MAP_NONE && !partial) {
 		v->klass = K_REJECTED;
 		snprintf(why, sizeof(why),
