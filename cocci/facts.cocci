@@ -409,7 +409,44 @@ def dropped(f, text, sp):
 		emit("errors", f, "parse-error: %d unparsed region(s), %d outside "
 		     "#define bodies: %s" % (len(out), len(out), " ".join(
 			"%d-%d@dropped:%s" % r[2:] for r in out)))
+	for a, b, l1, l2, name in out:
+		dropped_rows(f, text, a, b, l1, name)
 	return out
+
+# writes of x in code that is only text: x = , x += , x++, ++x, x[i] = ,
+# x.f = (what spatch would have called assign, compound, incdec, element
+# and field; x->f and *x write the pointee and stay unparsed mentions)
+TEXT_WRITE_RE = r"(?<![\w.>])(%s)\s*((?:\[[^\]]*\]|\.\s*\w+)*)\s*(=(?!=)|[-+*/%%&|^]=|<<=|>>=|\+\+|--)|(?:\+\+|--)\s*(%s)\b"
+
+def dropped_rows(f, text, a, b, l1, name):
+	"""A funcs row for the dropped function name (lines from l1, text
+	a..b), with its storage and section from its header, and a writes row
+	for each write of a variable of the file that its text shows."""
+	body = text.find("{", a)
+	cut = max(text.rfind(";", 0, a), text.rfind("}", 0, a))
+	words = WORD_RE.findall(text[cut + 1:body])
+	sect = [FSECT[w] for w in words if w in FSECT]
+	emit("funcs", f, l1, name, "static" if "static" in words else "global",
+	     ",".join(sect) if sect else "-")
+	funcs.setdefault(f, set()).add(name)
+	names = sorted(defs.get(f, {}))
+	if not names:
+		return
+	alt = "|".join(names)
+	for m in re.finditer(TEXT_WRITE_RE % (alt, alt), text[body:b]):
+		line = text.count("\n", 0, body + m.start()) + 1
+		if m.group(4):
+			emit("writes", f, line, m.group(4), name, "incdec")
+			continue
+		op = m.group(3)
+		sub = m.group(2).strip()
+		form = "incdec" if op in ("++", "--") else \
+		       ("assign" if op == "=" else "compound")
+		if sub.startswith("["):
+			form = "element"
+		elif sub.startswith("."):
+			form = "field"
+		emit("writes", f, line, m.group(1), name, form)
 
 statics = {}	# file -> {static variable name: set of definition lines}
 fsect = {}	# (file, function) -> its section list ("init", ...)
