@@ -46,6 +46,9 @@ if [ -d "$cdir" ]; then
 	find "$cdir" -mindepth 1 -maxdepth 1 ! -name facts -exec rm -rf {} +
 	find "$cdir/facts" -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf {} + 2>/dev/null
 fi
+# and the whole-tree tables test-loo.sh made of this tree (seed-tables.sh)
+. "$here/tests/seed-tables.sh"
+seed_tables "$cdir/facts/cache" "$WORK"
 t0=$(date +%s)
 make -C "$top" -s campaign SCOPE="$scope" NAME="$name" >"$st/run1.out" 2>"$st/run1.err"
 rc=$?

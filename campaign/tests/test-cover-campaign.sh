@@ -48,6 +48,10 @@ rm -rf "$WORK/campaign/$name-bad"
 if [ -d "$cdir" ]; then
 	find "$cdir" -mindepth 1 -maxdepth 1 ! -name facts -exec rm -rf {} +
 fi
+# The whole-tree tables test-loo.sh or test-campaign.sh made of this tree
+# (seed-tables.sh): the find stage then scans the scope's two files only.
+. "$here/tests/seed-tables.sh"
+seed_tables "$cdir/facts/cache" "$WORK"
 COVER_BASE=fast COVER_WAVE=3 make -C "$top" -s campaign PROFILE=cover \
 	SCOPE="$scope" NAME="$name" >"$st/run.out" 2>"$st/run.err"
 rc=$?
