@@ -44,6 +44,10 @@ JOBS     ?= $(shell nproc)
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror=implicit-function-declaration
+# The same sources make the same binary in any clone: run-facts.sh keys
+# its whole-tree tables by the programs' checksums, and the debug info
+# would otherwise carry the clone's path (a fresh CI clone rescanned).
+CFLAGS   += -ffile-prefix-map=$(CURDIR)=.
 
 PACKAGES := coccinelle linux-source-6.12 linux-source-6.1 gcc make qemu-system-x86 \
 	busybox-static sparse flex bison bc libelf-dev libssl-dev cpio \
