@@ -388,14 +388,41 @@ def header_name(head):
 				return None
 	return None
 
+PP_RE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", re.M)
+
+def if0_spans(text):
+	"""The character ranges of the #if 0 blocks of text (to their #else,
+	#elif or #endif): spatch skips them, so a function there is not
+	dropped (drivers/acpi/ec.c's acpi_ec_exit)."""
+	out = []
+	depth = 0
+	start = None
+	for m in PP_RE.finditer(text):
+		kw = m.group(1)
+		if start is None:
+			if kw == "if" and re.match(r"\s*0\s*$", m.group(2)):
+				start = m.end()
+				depth = 0
+		elif kw in ("if", "ifdef", "ifndef"):
+			depth += 1
+		elif depth and kw == "endif":
+			depth -= 1
+		elif not depth:
+			out.append((start, m.start()))
+			start = None
+	return out
+
 def dropped(f, text, sp):
 	"""(start, end, first line, last line, name) of each function of f,
 	text without comments and strings, whose body no span of sp covers;
 	an errors row lists them."""
 	out = []
+	skip = if0_spans(text)
 	for m in BODY_RE.finditer(text):
 		b1 = text.count("\n", 0, m.start()) + 1
 		if any(l1 <= b1 <= l2 for l1, l2, fn in sp):
+			continue
+		if any(a <= m.start() < b for a, b in skip):
 			continue
 		cut = max(text.rfind(";", 0, m.start()),
 			  text.rfind("}", 0, m.start()))
