@@ -24,8 +24,16 @@ not_ok() {
 check() {
 	desc=$1
 	shift
+	# the reason: what the command sets in why, else what the caller set
+	# before calling check, else the command line
+	why_before=${why-}
 	why=
-	if "$@"; then ok "$desc"; else not_ok "$desc" "${why:-failed: $*}"; fi
+	if "$@"; then
+		ok "$desc"
+	else
+		not_ok "$desc" "${why:-${why_before:-failed: $*}}"
+	fi
+	why=
 }
 
 finish() {
