@@ -590,9 +590,23 @@ def infunc(p):
 		return ce
 	return "-"
 
+# a cast spatch's isomorphisms let an idexpression match:
+# set_bit(f, (unsigned long *)cpu_caps_cleared) binds x to the whole cast
+CAST_PREFIX_RE = re.compile(r"^\(\s*[A-Za-z_][\w\s]*\**\s*\)\s*")
+
+def uncast(s):
+	"""Text s without the casts in front of it."""
+	s = str(s).strip()
+	while s.startswith("("):
+		t = CAST_PREFIX_RE.sub("", s, 1)
+		if t == s:
+			break
+		s = t
+	return s
+
 def ident(x):
 	# an idexpression prints with its attributes: "foo __read_mostly"
-	return str(x).split()[0]
+	return (uncast(x).split() or [""])[0]
 
 def after_name(f, line, col):
 	"""Text after a declarator up to the first = , ; at depth 0."""
@@ -710,7 +724,7 @@ def chain_form(x, lv):
 	"""Form of a write to lvalue text lv whose leftmost token is x:
 	assign (bare), field (x.f...), element (x[i]...), arrow (x->, *x),
 	or None if lv does not start with x."""
-	s = str(lv)
+	s = uncast(lv)
 	if not s.startswith(x):
 		return None
 	rest = s[len(x):].lstrip()
