@@ -604,6 +604,12 @@ def uncast(s):
 		s = t
 	return s
 
+def int_cast(x):
+	"""Is x cast to an integer type (no *): (unsigned long)arr passes a
+	number to compare or print, not a pointer to write through."""
+	m = CAST_PREFIX_RE.match(str(x).strip())
+	return m is not None and "*" not in m.group(0)
+
 def ident(x):
 	# an idexpression prints with its attributes: "foo __read_mostly"
 	return (uncast(x).split() or [""])[0]
@@ -1910,7 +1916,7 @@ q = Loc(p[0])
 name = ident(x)
 if not known_scalar(q.file, name) and name not in funcs.get(q.file, ()) \
    and infunc(q) != "-" and not name.isupper() and \
-   (q.file, q.line, q.column) not in readpos:
+   (q.file, q.line, q.column) not in readpos and not int_cast(x):
 	report_write(q, name, "array-arg")
 
 // ---- writes through typed pointers (form type-field) -----------------------
