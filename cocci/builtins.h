@@ -23,6 +23,9 @@
 #define __latent_entropy
 #define __nonstring
 #define __cold
+/* after a struct definition: "} __randomize_layout;" is no variable */
+#define __randomize_layout
+#define __no_randomize_layout
 #define __section(section)
 #define __alias(symbol)
 #define __counted_by(member)

@@ -81,6 +81,13 @@ bad_ann=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	ok "annotation column: ro_after_init, initdata or initconst by class, - otherwise" ||
 	not_ok "annotation column: ro_after_init, initdata or initconst by class, - otherwise" "$bad_ann"
 
+# an attribute after a struct definition (tentative.c: "} __randomize_layout;")
+# is no variable: cocci/builtins.h drops it before spatch parses
+bogus=$(awk -F'\t' '$3 ~ /^__(no_)?randomize_layout$/ { print $1 ":" $2 " " $3 }' "$T/out.tsv")
+[ -z "$bogus" ] && grep -q '	tn_fam	' "$T/out.tsv" &&
+	ok "a struct's __randomize_layout is no variable" ||
+	not_ok "a struct's __randomize_layout is no variable" "rows: $bogus"
+
 # static keys: a rejection names its writer, or why an export is one
 reason_has() {
 	r=$(awk -F'\t' -v v="$1" '$3 == v { print $7 }' "$T/out.tsv")
