@@ -417,27 +417,33 @@ def dropped(f, text, sp):
 	text without comments and strings, whose body no span of sp covers;
 	an errors row lists them."""
 	out = []
+	heads = []
 	skip = if0_spans(text)
+	# lines counted as the bodies go by: every file passes here
+	pos, b1 = 0, 1
 	for m in BODY_RE.finditer(text):
-		b1 = text.count("\n", 0, m.start()) + 1
+		b1 += text.count("\n", pos, m.start())
+		pos = m.start()
 		if any(l1 <= b1 <= l2 for l1, l2, fn in sp):
 			continue
 		if any(a <= m.start() < b for a, b in skip):
 			continue
 		cut = max(text.rfind(";", 0, m.start()),
 			  text.rfind("}", 0, m.start()))
-		name = header_name(text[cut + 1:m.start()])
+		head = text[cut + 1:m.start()]
+		name = header_name(head)
 		if name is None:
 			continue
 		h = text.rfind(name, cut + 1, m.start())
-		out.append((h, m.end(), text.count("\n", 0, h) + 1,
-			    text.count("\n", 0, m.end()) + 1, name))
+		out.append((h, m.end(), b1 - text.count("\n", h, m.start()),
+			    b1 + text.count("\n", m.start(), m.end()), name))
+		heads.append((head, m.start()))
 	if out:
 		emit("errors", f, "parse-error: %d unparsed region(s), %d outside "
 		     "#define bodies: %s" % (len(out), len(out), " ".join(
 			"%d-%d@dropped:%s" % r[2:] for r in out)))
-	for a, b, l1, l2, name in out:
-		dropped_rows(f, text, a, b, l1, name)
+	for (a, b, l1, l2, name), (head, body) in zip(out, heads):
+		dropped_rows(f, text, head, body, b, l1, name)
 	return out
 
 # writes of x in code that is only text: x = , x += , x++, ++x, x[i] = ,
@@ -445,13 +451,12 @@ def dropped(f, text, sp):
 # and field; x->f and *x write the pointee and stay unparsed mentions)
 TEXT_WRITE_RE = r"(?<![\w.>])(%s)\s*((?:\[[^\]]*\]|\.\s*\w+)*)\s*(=(?!=)|[-+*/%%&|^]=|<<=|>>=|\+\+|--)|(?:\+\+|--)\s*(%s)\b"
 
-def dropped_rows(f, text, a, b, l1, name):
-	"""A funcs row for the dropped function name (lines from l1, text
-	a..b), with its storage and section from its header, and a writes row
-	for each write of a variable of the file that its text shows."""
-	body = text.find("{", a)
-	cut = max(text.rfind(";", 0, a), text.rfind("}", 0, a))
-	words = WORD_RE.findall(text[cut + 1:body])
+def dropped_rows(f, text, head, body, b, l1, name):
+	"""A funcs row for the dropped function name (lines from l1, its
+	header text head, its body text body..b), with its storage and
+	section from the header, and a writes row for each write of a
+	variable of the file that its text shows."""
+	words = WORD_RE.findall(head)
 	sect = [FSECT[w] for w in words if w in FSECT]
 	emit("funcs", f, l1, name, "static" if "static" in words else "global",
 	     ",".join(sect) if sect else "-")
