@@ -258,19 +258,24 @@ static int call_before(const struct facts *f, uint32_t a, uint32_t b)
 }
 
 /*
- * Node N is a global plain-text function (not __init, not in another
- * section, address not taken in its file) whose name callers.tsv lists:
- * the whole tree calls it only from init-only code.  Its row, or
- * MAP_NONE.
+ * Node N is a plain-text function (not __init, not in another section)
+ * whose name callers.tsv lists: the whole tree calls it only from
+ * init-only code.  A global one whose address its file does not take,
+ * or any one stored only in members that only init-only code calls
+ * through (the row's via: bsp_init_amd in cpu_dev's c_bsp_init).  Its
+ * row, or MAP_NONE.
  */
 static uint32_t callers_row(const struct graph *g, uint32_t n)
 {
 	const struct fnode *nd = &g->nodes[n];
+	uint32_t row;
 
-	if (nd->is_static || nd->seed || nd->nonplain || nd->failed ||
-	    nd->ref != MAP_NONE)
+	if (nd->seed || nd->nonplain || nd->failed)
 		return MAP_NONE;
-	return map_get(&g->f->caller_of, nd->name);
+	row = map_get(&g->f->caller_of, nd->name);
+	if (row == MAP_NONE || g->f->callers[row].via != STR_NONE)
+		return row;
+	return nd->is_static || nd->ref != MAP_NONE ? MAP_NONE : row;
 }
 
 /* 1 if every caller of node N in its own file is init-only. */
@@ -510,6 +515,15 @@ void graph_tree_why(const struct graph *g, uint32_t n, char *buf,
 		k = snprintf(buf, len, "%s ", strtab_str(s, nd->name));
 	if (k >= len)
 		return;
+	if (r->via != STR_NONE) {
+		snprintf(buf + k, len - k,
+			 "is stored only in members (%s) that only init-only code calls through in the whole tree (callers.tsv: %u call%s from %u function%s, first %s at %s:%u)",
+			 strtab_str(s, r->via), r->calls,
+			 r->calls == 1 ? "" : "s", r->callers,
+			 r->callers == 1 ? "" : "s", strtab_str(s, r->caller),
+			 strtab_str(s, r->file), r->line);
+		return;
+	}
 	snprintf(buf + k, len - k,
 		 "is a global function that only init-only code calls in the whole tree (callers.tsv: %u call%s from %u function%s, first %s at %s:%u)",
 		 r->calls, r->calls == 1 ? "" : "s", r->callers,

@@ -375,15 +375,17 @@ static int load_layouts(struct facts *f, struct tsv *t)
 }
 
 /*
- * callers.tsv: "name defs calls callers caller file line", one row per
- * function name whose every mention in the whole tree is a direct call
- * from init-only code (cocci/callers).  A name twice is an error.
+ * callers.tsv: "name defs calls callers caller file line via", one row
+ * per function name whose every mention in the whole tree is a direct
+ * call from init-only code, or a store into a member (via) that only
+ * init-only code calls through (cocci/callers).  A name twice is an
+ * error.
  */
 static int load_callers(struct facts *f, struct tsv *t)
 {
 	int c_name = col(t, "name"), c_calls = col(t, "calls");
 	int c_callers = col(t, "callers"), c_caller = col(t, "caller");
-	int c_file = col(t, "file"), c_line = col(t, "line");
+	int c_file = col(t, "file"), c_line = col(t, "line"), c_via = col(t, "via");
 	uint32_t cap = 0;
 	int rc;
 
@@ -410,6 +412,7 @@ static int load_callers(struct facts *f, struct tsv *t)
 		r.callers = callers;
 		r.caller = str(f, t, c_caller);
 		r.file = str(f, t, c_file);
+		r.via = strcmp(t->field[c_via], "-") ? str(f, t, c_via) : STR_NONE;
 		GROW(f->callers, f->ncallers, cap);
 		map_put(&f->caller_of, r.name, f->ncallers);
 		f->callers[f->ncallers++] = r;
@@ -475,7 +478,7 @@ static const struct fact_file files[] = {
 	{ "layouts.tsv", { "type", "field", "trap", "file", "line" }, 5,
 	  load_layouts, 1 },
 	{ "callers.tsv", { "name", "defs", "calls", "callers", "caller", "file",
-			  "line" }, 7, load_callers, 1 },
+			  "line", "via" }, 8, load_callers, 1 },
 	{ "protos.tsv", { "name", "arg", "file", "line" }, 4, load_protos, 1 },
 };
 

@@ -100,6 +100,7 @@ struct caller_row {
 	uint32_t name;
 	uint32_t calls, callers;	/* call sites, distinct calling functions */
 	uint32_t caller, file, line;	/* the first call site */
+	uint32_t via;		/* the members it is stored in, or STR_NONE */
 };
 
 /* A type that embeds a trap by value (layouts.tsv). */

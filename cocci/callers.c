@@ -78,7 +78,7 @@
 
 enum kill {
 	K_NONE, K_ADDR, K_FILE, K_DEFINE, K_DIRECTIVE, K_STRING, K_ASM,
-	K_RUST, K_OTHER, K_UNKNOWN, K_CONFUSED, K_PASTE,
+	K_RUST, K_OTHER, K_UNKNOWN, K_CONFUSED, K_PASTE, K_ARG,
 };
 
 static const char *const kill_names[] = {
@@ -94,6 +94,7 @@ static const char *const kill_names[] = {
 	[K_UNKNOWN] = "a mention in a body whose function name is unclear",
 	[K_CONFUSED] = "a mention in a file whose braces or #if branches do not balance",
 	[K_PASTE] = "a literal fragment pasted with ## in a #define body",
+	[K_ARG] = "a bare macro argument",
 };
 
 #define FN_NONE		UINT32_MAX		/* file scope */
@@ -107,10 +108,27 @@ struct name {
 	uint32_t nin;		/* incoming edges (CSR) */
 	uint8_t kill, init, seed;
 	uint8_t paste;		/* 1: pasted as a prefix, 2: as a suffix */
+	/*
+	 * As a member name (s.NAME, p->NAME): fkill, a use that is not a
+	 * call, a store or a test; finit, every call through it is in
+	 * init-only code; fsarg, also a bare macro argument at file scope.
+	 */
+	uint8_t fkill, finit, fsarg;
+	uint32_t fkill_file, fkill_line;
 };
 
 struct edge {
 	uint32_t callee, caller, file, line, count;
+};
+
+/* NAME stored in a member: .FIELD = NAME, p->FIELD = NAME; */
+struct store {
+	uint32_t name, field, file, line;
+};
+
+/* A call through a member, p->FIELD(...), in the body of CALLER. */
+struct fcall {
+	uint32_t field, caller, file, line;
 };
 
 static struct strtab strs;
@@ -118,6 +136,10 @@ static struct name *names;
 static size_t capnames;
 static struct edge *edges;
 static size_t nedges, capedges;
+static struct store *stores;
+static size_t nstores, capstores;
+static struct fcall *fcalls;
+static size_t nfcalls, capfcalls;
 static uint32_t nbodies;
 static size_t nfiles, nconfused;
 static int stats;		/* --stats */
@@ -277,6 +299,121 @@ static void add_edge(size_t i, uint32_t caller)
 	n->edge = nedges++;
 }
 
+static void fkill_tok(size_t i, enum kill k)
+{
+	struct name *n;
+
+	if (!cur.record || !ident(i) || keyword(i))
+		return;
+	n = &names[tok_id(i)];
+	if (n->fkill)
+		return;
+	n->fkill = k;
+	n->fkill_file = cur.file;
+	n->fkill_line = cur.t->v[i].line;
+}
+
+static void add_store(uint32_t name, uint32_t field, unsigned int line)
+{
+	if (nstores == capstores) {
+		capstores = capstores ? capstores * 2 : 1 << 16;
+		stores = xrealloc(stores, capstores * sizeof(*stores));
+	}
+	stores[nstores].name = name;
+	stores[nstores].field = field;
+	stores[nstores].file = cur.file;
+	stores[nstores].line = line;
+	nstores++;
+}
+
+static void add_fcall(size_t i, uint32_t caller)
+{
+	if (nfcalls == capfcalls) {
+		capfcalls = capfcalls ? capfcalls * 2 : 1 << 16;
+		fcalls = xrealloc(fcalls, capfcalls * sizeof(*fcalls));
+	}
+	fcalls[nfcalls].field = tok_id(i);
+	fcalls[nfcalls].caller = caller;
+	fcalls[nfcalls].file = cur.file;
+	fcalls[nfcalls].line = cur.t->v[i].line;
+	nfcalls++;
+}
+
+/*
+ * The function name at I is stored in a member: '.F = NAME' or
+ * 'p->F = NAME' (or '= &NAME'), the whole right-hand side, so followed
+ * by ';', ',' or '}'.  The member's name, or STR_NONE.
+ */
+static uint32_t stored_in(size_t i)
+{
+	size_t k = i;
+
+	if (!is(i + 1, ";") && !is(i + 1, ",") && !is(i + 1, "}"))
+		return STR_NONE;
+	if (k > 0 && is(k - 1, "&"))
+		k--;
+	if (k < 3 || !is(k - 1, "=") || !ident(k - 2) ||
+	    !(is(k - 3, ".") || is(k - 3, "->")))
+		return STR_NONE;
+	return tok_id(k - 2);
+}
+
+/*
+ * The member at I is only tested: 'if (p->F)', 'if (!p->F)',
+ * 'p->F && ...', 'p->F ? a : b', 'p->F == fn'.  A member followed by ')'
+ * anywhere else may be a macro's argument that the macro calls
+ * (PVOP_VCALL0(cpu.io_delay)).
+ */
+static int only_tested(size_t i)
+{
+	static const char *const tests[] = { "&&", "||", "?", "==", "!=" };
+	static const char *const chain[] = { ".", "->", "!", "&&", "||",
+					     "[", "]" };
+	size_t k;
+
+	if (tok_in(cur.t, i + 1, tests, ARRAY_SIZE(tests)))
+		return 1;
+	if (!is(i + 1, ")"))
+		return 0;
+	for (k = i; k > 0; k--) {
+		const struct tok *t = &cur.t->v[k - 1];
+
+		if (t->kind == T_PUNCT && !tok_in(cur.t, k - 1, chain,
+						  ARRAY_SIZE(chain)))
+			break;
+	}
+	return k >= 2 && is(k - 1, "(") &&
+		(is(k - 2, "if") || is(k - 2, "while"));
+}
+
+/*
+ * A member name at I (after '.' or '->'): a call through it from the
+ * body it is in, a store into it (the stored name decides), a test, a
+ * designator at file scope; anything else (its value read, passed or
+ * returned) may call it from anywhere.
+ */
+static void member(size_t i)
+{
+	if (!cur.record || keyword(i))
+		return;
+	if (st.func == FN_NONE) {
+		if (!is(i + 1, "="))
+			fkill_tok(i, K_FILE);
+	} else if (st.func == FN_UNKNOWN) {
+		fkill_tok(i, K_UNKNOWN);
+	} else if (is(i + 1, "(")) {
+		add_fcall(i, st.func);
+	} else if (!is(i + 1, "=") && !only_tested(i)) {
+		fkill_tok(i, K_ADDR);
+	}
+}
+
+/* A bare word at I passed as a macro's argument: 'M(a, NAME)'. */
+static int bare_arg(size_t i)
+{
+	return i > 0 && (is(i - 1, "(") || is(i - 1, ",")) &&
+		(is(i + 1, ",") || is(i + 1, ")"));
+}
 /*
  * Fragments of one or two letters (d##channel, d##_##r) name fields and
  * constants; a function family has a longer prefix (__do_sys##name,
@@ -404,16 +541,32 @@ static void close_brace(void)
 static void mention(size_t i)
 {
 	int call = is(i + 1, "(");
+	uint32_t field;
 	size_t prev;
 
-	if (i > 0 && (is(i - 1, ".") || is(i - 1, "->") || is(i - 1, "struct") ||
-		      is(i - 1, "union") || is(i - 1, "enum")))
+	if (i > 0 && (is(i - 1, ".") || is(i - 1, "->"))) {
+		member(i);
+		return;
+	}
+	if (i > 0 && (is(i - 1, "struct") || is(i - 1, "union") ||
+		      is(i - 1, "enum")))
 		return;
 	if (st.func != FN_NONE && is(i, "__init"))
 		confuse(cur.t->v[i].line, "__init inside a function body");
 	if (!cur.record || keyword(i))
 		return;
-	if (st.func == FN_UNKNOWN) {
+	/* a member name passed bare may be pasted into p->NAME( */
+	if (!call && bare_arg(i)) {
+		if (st.func == FN_NONE)
+			names[tok_id(i)].fsarg = 1;
+		else
+			fkill_tok(i, K_ARG);
+	}
+	field = call || st.tbody || st.func == FN_UNKNOWN ? STR_NONE :
+		stored_in(i);
+	if (field != STR_NONE) {
+		add_store(tok_id(i), field, cur.t->v[i].line);
+	} else if (st.func == FN_UNKNOWN) {
 		kill_tok(i, K_UNKNOWN, FN_NONE);
 	} else if (st.func != FN_NONE) {
 		if (call)
@@ -551,8 +704,10 @@ static size_t directive(size_t i)
 			    !(close && is_param(k + 1, open, close)))
 				add_paste(k + 1, 2);
 		}
-		if (ident(k) && !is(k, "defined") &&
-		    !(is(k - 1, ".") || is(k - 1, "->")))
+		/* a member in a #define body is used wherever it expands */
+		if (ident(k) && (is(k - 1, ".") || is(k - 1, "->")))
+			fkill_tok(k, kind);
+		else if (ident(k) && !is(k, "defined"))
 			kill_tok(k, kind, FN_NONE);
 	}
 	return last;
@@ -766,8 +921,10 @@ static void scan_file(const char *path, const char *buf, size_t len,
 		cur.record = 1;
 	}
 	if (all != K_NONE) {
-		for (i = 0; i < t->n; i++)
+		for (i = 0; i < t->n; i++) {
 			kill_tok(i, all, FN_NONE);
+			fkill_tok(i, all);
+		}
 	} else {
 		walk();
 	}
@@ -846,23 +1003,81 @@ static void kill_pasted(void)
 }
 
 static uint32_t *in_start, *in_edge;
+static uint32_t *st_start, *st_idx;	/* stores by name */
+static uint32_t *fc_start, *fc_idx;	/* calls through a member, by member */
+
+/* A CSR index of N items by KEY (a name id): *start, *idx. */
+static void index_by(size_t n, uint32_t (*key)(size_t), uint32_t **start,
+		     uint32_t **idx)
+{
+	uint32_t *fill, k;
+	size_t e;
+
+	*start = xcalloc(strs.n + 1, sizeof(**start));
+	for (e = 0; e < n; e++)
+		(*start)[key(e) + 1]++;
+	for (k = 0; k < strs.n; k++)
+		(*start)[k + 1] += (*start)[k];
+	*idx = xmalloc((n + 1) * sizeof(**idx));
+	fill = xmalloc((strs.n + 1) * sizeof(*fill));
+	memcpy(fill, *start, (strs.n + 1) * sizeof(*fill));
+	for (e = 0; e < n; e++)
+		(*idx)[fill[key(e)]++] = e;
+	free(fill);
+}
+
+static uint32_t edge_key(size_t e)
+{
+	return edges[e].callee;
+}
+
+static uint32_t store_key(size_t e)
+{
+	return stores[e].name;
+}
+
+static uint32_t fcall_key(size_t e)
+{
+	return fcalls[e].field;
+}
+
+/*
+ * Member N may be init-only: no use but calls, stores and tests, at
+ * least one call, and not a bare macro argument at file scope unless a
+ * function has that name (arch_initcall(arch_setup) names the function).
+ */
+static int member_candidate(uint32_t n)
+{
+	const struct name *nm = &names[n];
+
+	return !nm->fkill && fc_start[n] != fc_start[n + 1] &&
+		!(nm->fsarg && !nm->ndefs);
+}
+
+/* Name N: every call from init-only code, every store in such a member. */
+static int all_init(uint32_t n)
+{
+	uint32_t e;
+
+	for (e = in_start[n]; e < in_start[n + 1]; e++) {
+		if (!names[edges[in_edge[e]].caller].init)
+			return 0;
+	}
+	for (e = st_start[n]; e < st_start[n + 1]; e++) {
+		if (!names[stores[st_idx[e]].field].finit)
+			return 0;
+	}
+	return 1;
+}
 
 static void fixpoint(void)
 {
-	uint32_t n, e, *fill;
+	uint32_t n, e;
 	int changed = 1;
 
-	in_start = xcalloc(strs.n + 1, sizeof(*in_start));
-	for (e = 0; e < nedges; e++)
-		in_start[edges[e].callee + 1]++;
-	for (n = 0; n < strs.n; n++)
-		in_start[n + 1] += in_start[n];
-	in_edge = xmalloc((nedges + 1) * sizeof(*in_edge));
-	fill = xmalloc((strs.n + 1) * sizeof(*fill));
-	memcpy(fill, in_start, (strs.n + 1) * sizeof(*fill));
-	for (e = 0; e < nedges; e++)
-		in_edge[fill[edges[e].callee]++] = e;
-	free(fill);
+	index_by(nedges, edge_key, &in_start, &in_edge);
+	index_by(nstores, store_key, &st_start, &st_idx);
+	index_by(nfcalls, fcall_key, &fc_start, &fc_idx);
 	for (n = 0; n < strs.n; n++) {
 		names[n].seed = names[n].ndefs &&
 			names[n].ninit == names[n].ndefs;
@@ -873,14 +1088,19 @@ static void fixpoint(void)
 		for (n = 0; n < strs.n; n++) {
 			struct name *nm = &names[n];
 
-			if (nm->init || !nm->ndefs || nm->kill ||
-			    in_start[n] == in_start[n + 1])
-				continue;
-			for (e = in_start[n]; e < in_start[n + 1]; e++) {
-				if (!names[edges[in_edge[e]].caller].init)
-					break;
+			if (!nm->finit && member_candidate(n)) {
+				for (e = fc_start[n]; e < fc_start[n + 1]; e++) {
+					if (!names[fcalls[fc_idx[e]].caller].init)
+						break;
+				}
+				if (e == fc_start[n + 1]) {
+					nm->finit = 1;
+					changed = 1;
+				}
 			}
-			if (e < in_start[n + 1])
+			if (nm->init || !nm->ndefs || nm->kill ||
+			    (in_start[n] == in_start[n + 1] &&
+			     st_start[n] == st_start[n + 1]) || !all_init(n))
 				continue;
 			nm->init = 1;
 			changed = 1;
@@ -888,43 +1108,130 @@ static void fixpoint(void)
 	}
 }
 
-/* Calls of N and the distinct names of their callers. */
-static void count_calls(uint32_t n, uint32_t *calls, uint32_t *callers)
+/*
+ * Calls of N, direct or through the members it is stored in, and the
+ * distinct names of their callers; *first: the first call site (a
+ * direct one if there is one).
+ */
+static void count_calls(uint32_t n, uint32_t *calls, uint32_t *callers,
+			struct edge *first)
 {
-	static uint32_t *seen, stamp;
-	uint32_t e;
+	static uint32_t *seen, *fseen, stamp;
+	uint32_t e, k;
 
-	if (!seen)
+	if (!seen) {
 		seen = xcalloc(strs.n + 1, sizeof(*seen));
+		fseen = xcalloc(strs.n + 1, sizeof(*fseen));
+	}
 	stamp++;
 	*calls = *callers = 0;
+	first->caller = STR_NONE;
 	for (e = in_start[n]; e < in_start[n + 1]; e++) {
 		const struct edge *g = &edges[in_edge[e]];
 
+		if (first->caller == STR_NONE)
+			*first = *g;
 		*calls += g->count;
 		if (seen[g->caller] != stamp) {
 			seen[g->caller] = stamp;
 			(*callers)++;
 		}
 	}
+	for (e = st_start[n]; e < st_start[n + 1]; e++) {
+		uint32_t f = stores[st_idx[e]].field;
+
+		if (fseen[f] == stamp)
+			continue;
+		fseen[f] = stamp;
+		for (k = fc_start[f]; k < fc_start[f + 1]; k++) {
+			const struct fcall *c = &fcalls[fc_idx[k]];
+
+			if (first->caller == STR_NONE) {
+				first->caller = c->caller;
+				first->file = c->file;
+				first->line = c->line;
+			}
+			(*calls)++;
+			if (seen[c->caller] != stamp) {
+				seen[c->caller] = stamp;
+				(*callers)++;
+			}
+		}
+	}
+}
+
+/* The members N is stored in, comma-separated, or "-". */
+static void print_via(uint32_t n)
+{
+	static uint32_t *seen, stamp;
+	uint32_t e, f;
+	int any = 0;
+
+	if (!seen)
+		seen = xcalloc(strs.n + 1, sizeof(*seen));
+	stamp++;
+	for (e = st_start[n]; e < st_start[n + 1]; e++) {
+		f = stores[st_idx[e]].field;
+		if (seen[f] == stamp)
+			continue;
+		seen[f] = stamp;
+		printf("%s%s", any ? "," : "", strtab_str(&strs, f));
+		any = 1;
+	}
+	if (!any)
+		putchar('-');
 }
 
 static void print_table(void)
 {
 	uint32_t n, calls, callers;
+	struct edge g;
 
-	printf("name\tdefs\tcalls\tcallers\tcaller\tfile\tline\n");
+	printf("name\tdefs\tcalls\tcallers\tcaller\tfile\tline\tvia\n");
 	for (n = 0; n < strs.n; n++) {
-		const struct edge *g;
-
 		if (!names[n].init || names[n].seed)
 			continue;
-		g = &edges[in_edge[in_start[n]]];
-		count_calls(n, &calls, &callers);
-		printf("%s\t%u\t%u\t%u\t%s\t%s\t%u\n", strtab_str(&strs, n),
+		count_calls(n, &calls, &callers, &g);
+		printf("%s\t%u\t%u\t%u\t%s\t%s\t%u\t", strtab_str(&strs, n),
 		       names[n].ndefs, calls, callers,
-		       strtab_str(&strs, g->caller),
-		       strtab_str(&strs, g->file), g->line);
+		       strtab_str(&strs, g.caller),
+		       strtab_str(&strs, g.file), g.line);
+		print_via(n);
+		putchar('\n');
+	}
+}
+
+/* Why member F is not init-only. */
+static void print_member_why(uint32_t f)
+{
+	const struct name *nm = &names[f];
+	uint32_t e;
+
+	if (nm->fkill) {
+		printf("member %s: %s at %s:%u", strtab_str(&strs, f),
+		       kill_names[nm->fkill], strtab_str(&strs, nm->fkill_file),
+		       nm->fkill_line);
+		return;
+	}
+	if (fc_start[f] == fc_start[f + 1]) {
+		printf("member %s is never called", strtab_str(&strs, f));
+		return;
+	}
+	if (nm->fsarg && !nm->ndefs) {
+		printf("member %s is a bare macro argument at file scope",
+		       strtab_str(&strs, f));
+		return;
+	}
+	for (e = fc_start[f]; e < fc_start[f + 1]; e++) {
+		const struct fcall *c = &fcalls[fc_idx[e]];
+
+		if (!names[c->caller].init) {
+			printf("->%s() is called from %s at %s:%u, which is not init-only",
+			       strtab_str(&strs, f),
+			       strtab_str(&strs, c->caller),
+			       strtab_str(&strs, c->file), c->line);
+			return;
+		}
 	}
 }
 
@@ -933,6 +1240,7 @@ static void print_why(const char *s)
 	uint32_t n = strtab_find(&strs, s), e, calls, callers;
 	const struct name *nm;
 	const struct edge *g = NULL;
+	struct edge first;
 
 	if (n == STR_NONE) {
 		printf("%s\tno\tnever mentioned\n", s);
@@ -944,12 +1252,16 @@ static void print_why(const char *s)
 		return;
 	}
 	if (nm->init) {
-		g = &edges[in_edge[in_start[n]]];
-		count_calls(n, &calls, &callers);
-		printf("%s\tcallers\t%u call%s from %u function%s, all init-only; first %s at %s:%u\n",
+		count_calls(n, &calls, &callers, &first);
+		printf("%s\tcallers\t%u call%s from %u function%s, all init-only; first %s at %s:%u",
 		       s, calls, calls == 1 ? "" : "s", callers,
-		       callers == 1 ? "" : "s", strtab_str(&strs, g->caller),
-		       strtab_str(&strs, g->file), g->line);
+		       callers == 1 ? "" : "s", strtab_str(&strs, first.caller),
+		       strtab_str(&strs, first.file), first.line);
+		if (st_start[n] != st_start[n + 1]) {
+			printf("; stored in ");
+			print_via(n);
+		}
+		putchar('\n');
 		return;
 	}
 	if (nm->kill == K_PASTE) {
@@ -969,19 +1281,32 @@ static void print_why(const char *s)
 		printf("%s\tno\tno function definition\n", s);
 		return;
 	}
-	if (in_start[n] == in_start[n + 1]) {
+	if (in_start[n] == in_start[n + 1] && st_start[n] == st_start[n + 1]) {
 		printf("%s\tno\t%u definitions (%u __init), no call outside its own body\n",
 		       s, nm->ndefs, nm->ninit);
 		return;
 	}
 	for (e = in_start[n]; e < in_start[n + 1]; e++) {
 		g = &edges[in_edge[e]];
-		if (!names[g->caller].init)
-			break;
+		if (!names[g->caller].init) {
+			printf("%s\tno\tcalled from %s at %s:%u, which is not init-only\n",
+			       s, strtab_str(&strs, g->caller),
+			       strtab_str(&strs, g->file), g->line);
+			return;
+		}
 	}
-	printf("%s\tno\tcalled from %s at %s:%u, which is not init-only\n", s,
-	       strtab_str(&strs, g->caller), strtab_str(&strs, g->file),
-	       g->line);
+	for (e = st_start[n]; e < st_start[n + 1]; e++) {
+		const struct store *r = &stores[st_idx[e]];
+
+		if (!names[r->field].finit) {
+			printf("%s\tno\tstored in member %s at %s:%u: ", s,
+			       strtab_str(&strs, r->field),
+			       strtab_str(&strs, r->file), r->line);
+			print_member_why(r->field);
+			putchar('\n');
+			return;
+		}
+	}
 }
 
 static void print_usage(FILE *out)
@@ -991,9 +1316,10 @@ static void print_usage(FILE *out)
 		"\n"
 		"Read the .c, .h, .S and .rs files of LIST (paths relative to TREE,\n"
 		"one a line, '-' for standard input) and print, as TSV (name defs\n"
-		"calls callers caller file line), every function name that is not\n"
+		"calls callers caller file line via), every function name that is not\n"
 		"__init in all its definitions but whose every mention in those\n"
-		"files is a direct call from code that runs only during init.\n"
+		"files is a direct call from code that runs only during init, or a\n"
+		"store into a member (via) that only such code calls through.\n"
 		"--why NAME: print 'NAME verdict reason' for each NAME instead.\n"
 		"--stats: counts on stderr, and each file whose braces or #if\n"
 		"branches do not balance.\n"
@@ -1055,8 +1381,8 @@ int main(int argc, char **argv)
 	kill_pasted();
 	fixpoint();
 	if (stats)
-		fprintf(stderr, "callers: %zu files, %zu unbalanced (every mention in them counts as no call), %u names, %zu call edges\n",
-			nfiles, nconfused, strs.n, nedges);
+		fprintf(stderr, "callers: %zu files, %zu unbalanced (every mention in them counts as no call), %u names, %zu call edges, %zu stores in members, %zu calls through members\n",
+			nfiles, nconfused, strs.n, nedges, nstores, nfcalls);
 	if (nwhy) {
 		for (i = 0; i < nwhy; i++)
 			print_why(why[i]);

@@ -69,16 +69,16 @@ good; printf 'type\tfield\ttrap\tfile\tline\nstruct s\tl\tstruct list_head\ta.h\
 bad "layouts.tsv with a bad line" "layouts\\.tsv:2: column 'line': 'x' is not a number"
 good; printf 'type\tfield\ttrap\tfile\n' > "$T/f/layouts.tsv"
 bad "layouts.tsv with a wrong header" 'layouts\.tsv:1: bad header'
-CH='name\tdefs\tcalls\tcallers\tcaller\tfile\tline\n'
-good; printf "${CH}g\t1\tx\t1\tboot\tinit/main.c\t9\n" > "$T/f/callers.tsv"
+CH='name\tdefs\tcalls\tcallers\tcaller\tfile\tline\tvia\n'
+good; printf "${CH}g\t1\tx\t1\tboot\tinit/main.c\t9\t-\n" > "$T/f/callers.tsv"
 bad "callers.tsv with a bad count" "callers\\.tsv:2: column 'calls'"
-good; printf "${CH}g\t1\t1\t1\tboot\tinit/main.c\t9\ng\t1\t2\t1\tboot\tinit/main.c\t9\n" > "$T/f/callers.tsv"
+good; printf "${CH}g\t1\t1\t1\tboot\tinit/main.c\t9\t-\ng\t1\t2\t1\tboot\tinit/main.c\t9\t-\n" > "$T/f/callers.tsv"
 bad "callers.tsv with a name twice" "callers\\.tsv:3: 'g' has a row already"
-good; printf "${CH}g-h\t1\t1\t1\tboot\tinit/main.c\t9\n" > "$T/f/callers.tsv"
+good; printf "${CH}g-h\t1\t1\t1\tboot\tinit/main.c\t9\t-\n" > "$T/f/callers.tsv"
 bad "callers.tsv with a name that is no identifier" "callers\\.tsv:2: column 'name': 'g-h' is not a C identifier"
 good; printf 'name\tcalls\tcaller\tfile\tline\n' > "$T/f/callers.tsv"
 bad "callers.tsv with a wrong header" 'callers\.tsv:1: bad header'
-good; printf "${CH}foo_init\t1\t1\t1\tboot\tinit/main.c\t9\n" > "$T/f/callers.tsv"
+good; printf "${CH}foo_init\t1\t1\t1\tboot\tinit/main.c\t9\t-\n" > "$T/f/callers.tsv"
 "$BIN" --facts "$T/f" --out "$T/out.tsv" 2>/dev/null &&
 	grep -q '	x	static	ro_after_init	high	' "$T/out.tsv" &&
 	ok "a callers.tsv row for an __init function changes nothing" ||

@@ -19,11 +19,11 @@ trap 'rm -rf "$tmp"' EXIT
 (cd "$fx" && find . -type f | sed 's|^\./||' | sort) >"$tmp/list"
 "$bin" "$fx" "$tmp/list" >"$tmp/out" 2>"$tmp/err"
 check "fixture: exit 0" [ $? -eq 0 ]
-check "fixture: the header is 'name defs calls callers caller file line'" \
-	sh -c "head -n 1 '$tmp/out' | grep -qx 'name	defs	calls	callers	caller	file	line'"
+check "fixture: the header is 'name defs calls callers caller file line via'" \
+	sh -c "head -n 1 '$tmp/out' | grep -qx 'name	defs	calls	callers	caller	file	line	via'"
 
 row() {	# NAME DEFS CALLER FILE LINE: that row is printed
-	grep -q "^$1	$2	[0-9]*	[0-9]*	$3	$4	$5\$" "$tmp/out"
+	grep -q "^$1	$2	[0-9]*	[0-9]*	$3	$4	$5	[^	]*\$" "$tmp/out"
 }
 while IFS='|' read -r name defs caller file line what; do
 	check "fixture: $what ($name, first caller $caller)" \
@@ -34,6 +34,9 @@ g2|1|boot|init/boot.c|16|a global called only from __init, which calls g1
 g1|1|g2|lib/funcs.c|60|transitive: called only from g2, itself init-only by its callers
 mixed_def|2|boot|init/boot.c|17|__init in arch a, not in arch b, called only from __init
 member_named|1|boot|init/boot.c|22|a struct member of the same name is no mention
+vendor_bsp|1|vendor_identify|lib/members.c|59|stored only in .bsp_hook, which only __init code calls through
+vendor_set_helper|1|vendor_identify|lib/members.c|66|stored in p->set_hook in __init code, called through it only there
+vendor_set|1|vendor_set_helper|lib/members.c|42|called only from a function init-only through a member
 recur|1|boot|init/boot.c|23|its call to itself is no caller
 attr_caller|1|boot|init/boot.c|25|a definition with __acquires() between ')' and '{'
 attr_callee|1|attr_caller|lib/funcs.c|104|its body is attr_caller's, not __acquires'
@@ -58,7 +61,10 @@ else_branch_callee|called in the #else branch of a runtime function
 pasted_bar|a macro builds its name with pasted_##x
 in_unbalanced|its only call is in a file whose braces do not balance
 all_init|__init everywhere: no row (a per-file analysis sees it)
-boot|__init
+vendor_rt|stored in .rt_hook, which a runtime function calls through
+vendor_read|stored in .read_hook, whose value is read into a pointer
+vendor_pv|stored in .pv_hook, a macro argument that the macro may call
+vendor_def|stored in .def_hook, which a #define body calls through
 ROWS
 
 "$bin" --why all_init --why in_define --why also_runtime --why in_unbalanced \
@@ -73,6 +79,15 @@ check "--why: also_runtime names its runtime caller" why also_runtime no "called
 check "--why: in_unbalanced names the unbalanced file" why in_unbalanced no "do not balance at drivers/unbalanced.c"
 check "--why: g1 names its first caller" why g1 callers "first g2 at lib/funcs.c:60"
 check "--why: a name never mentioned" why nosuchname no "never mentioned"
+"$bin" --why vendor_rt --why vendor_read --why vendor_pv --why vendor_def --why vendor_bsp \
+	"$fx" "$tmp/list" >"$tmp/why" 2>&1
+check "--why: vendor_bsp names the member it is stored in" why vendor_bsp callers "first vendor_identify at lib/members.c:59; stored in bsp_hook"
+check "--why: vendor_rt names the runtime call through its member" why vendor_rt no "stored in member rt_hook at lib/members.c:47: ->rt_hook() is called from vendor_resume at lib/members.c:71"
+check "--why: vendor_read names the read of its member" why vendor_read no "member read_hook: a mention that is not a call at lib/members.c:61"
+check "--why: vendor_pv names the macro argument" why vendor_pv no "member pv_hook: a mention that is not a call at lib/members.c:62"
+check "--why: vendor_def names the #define body" why vendor_def no "member def_hook: a mention in a #define body at lib/members.c:14"
+check "fixture: vendor_bsp's via column is its member" \
+	grep -q "^vendor_bsp	.*	bsp_hook\$" "$tmp/out"
 "$bin" --stats "$fx" "$tmp/list" >/dev/null 2>"$tmp/stats"
 check "--stats names the unbalanced file and the line" \
 	grep -q "^callers: unbalanced: drivers/unbalanced.c:17: a '}' closes more than was opened" "$tmp/stats"
