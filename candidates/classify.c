@@ -448,6 +448,12 @@ static int param_status(const struct judge *j, const struct param *p,
 			 strtab_str(&j->f->strs, p->handler));
 		return EV_IGNORED;
 	}
+	if (p->kind == P_MEMBER) {
+		/* judged at the escape on its line: const_read() */
+		snprintf(buf, len, "stored in member %s at file scope",
+			 strtab_str(&j->f->strs, p->handler));
+		return EV_IGNORED;
+	}
 	bits = perm_parse(perm);
 
 	if (p->kind == P_DEBUGFS) {
@@ -495,6 +501,7 @@ static int is_param_site(const struct judge *j, const struct write *w)
 	for (; p != MAP_NONE; p = j->g->param_next[p]) {
 		if (j->f->params[p].var == w->var &&
 		    j->f->params[p].kind != P_ALIAS &&
+		    j->f->params[p].kind != P_MEMBER &&
 		    j->f->params[p].kind != P_ARG)
 			return 1;
 	}
@@ -588,8 +595,11 @@ static int alias_status(const struct judge *j, uint32_t d,
  * when every escape of x on its line is an argument that every
  * declaration of the callee takes as a pointer to const (protos.tsv,
  * cocci/protos): dentry_open(&selinux_null, ...).  Nothing the callee
- * keeps can write x.  The rows carry no column, so "p = &x; f(&x);" on
- * one line has two escapes and one argument: not a read.
+ * keeps can write x.  At file scope the same holds for a member that
+ * every struct of the tree declares a pointer to const:
+ * ".regsets = x86_64_regsets" in a user_regset_view.  The rows carry no
+ * column, so "p = &x; f(&x);" on one line has two escapes and one
+ * argument: not a read.
  */
 static int const_read(const struct judge *j, uint32_t d,
 		      const struct write *w, char *buf, size_t len)
@@ -597,25 +607,28 @@ static int const_read(const struct judge *j, uint32_t d,
 	const struct facts *f = j->f;
 	const struct proto *pr = NULL;
 	const struct param *first = NULL;
+	enum pkind want = w->func == STR_NONE ? P_MEMBER : P_ARG;
 	uint32_t p, i, nargs = 0, nesc = 0;
 
-	if (!f->nprotos || w->func == STR_NONE ||
-	    (w->form != F_ADDR && w->form != F_ARRAY_ARG))
+	if (!f->nprotos || (w->form != F_ADDR && w->form != F_ARRAY_ARG))
 		return 0;
 	p = map_get(&j->g->param_at, map_key(w->file, w->line));
 	for (; p != MAP_NONE; p = j->g->param_next[p]) {
 		const struct param *q = &f->params[p];
 		const char *idx = strtab_str(&f->strs, q->perm);
+		uint32_t r, arg = PROTO_MEMBER;
 		char *end;
-		long arg;
-		uint32_t r;
+		long n;
 
-		if (q->kind != P_ARG || q->var != w->var)
+		if (q->kind != want || q->var != w->var)
 			continue;
-		arg = strtol(idx, &end, 10);
-		if (end == idx || *end || arg < 0 || arg > 63)
-			return 0;
-		r = map_get(&f->proto_of, map_key(q->handler, (uint32_t)arg));
+		if (want == P_ARG) {
+			n = strtol(idx, &end, 10);
+			if (end == idx || *end || n < 0 || n > 63)
+				return 0;
+			arg = (uint32_t)n;
+		}
+		r = map_get(&f->proto_of, map_key(q->handler, arg));
 		if (r == MAP_NONE)
 			return 0;
 		if (!nargs++) {
@@ -636,11 +649,17 @@ static int const_read(const struct judge *j, uint32_t d,
 	}
 	if (!nargs || nesc > nargs)
 		return 0;
-	snprintf(buf, len,
-		 "a read: passed to %s as argument %s, a pointer to const in every declaration (%s:%u)",
-		 strtab_str(&f->strs, first->handler),
-		 strtab_str(&f->strs, first->perm),
-		 strtab_str(&f->strs, pr->file), pr->line);
+	if (want == P_MEMBER)
+		snprintf(buf, len,
+			 "a read: stored in member %s at file scope, a pointer to const in every struct of the tree (%s:%u)",
+			 strtab_str(&f->strs, first->handler),
+			 strtab_str(&f->strs, pr->file), pr->line);
+	else
+		snprintf(buf, len,
+			 "a read: passed to %s as argument %s, a pointer to const in every declaration (%s:%u)",
+			 strtab_str(&f->strs, first->handler),
+			 strtab_str(&f->strs, first->perm),
+			 strtab_str(&f->strs, pr->file), pr->line);
 	return 1;
 }
 
@@ -1095,7 +1114,7 @@ static int init_data(const struct judge *j, uint32_t d, int incomplete)
 		if (e->is_param) {
 			const struct param *p = &f->params[e->idx];
 
-			if (p->kind == P_ALIAS)
+			if (p->kind == P_ALIAS || p->kind == P_MEMBER)
 				return 0;
 			if (p->kind == P_ARG) {
 				/* a plain call: its addr row decides */
@@ -1282,7 +1301,7 @@ static void judge_def(struct judge *j, uint32_t d)
 		v->conf = nesc || nread || ncap || err != MAP_NONE ?
 			  C_MEDIUM : C_HIGH;
 		snprintf(reads, sizeof(reads),
-			 "; %u passed as a pointer to const", nread);
+			 "; %u passed or stored as a pointer to const", nread);
 		if (ntree)
 			snprintf(first, sizeof(first),
 				 ", %u in code that only init code calls by the whole tree's callers",
@@ -1310,7 +1329,7 @@ static void judge_def(struct judge *j, uint32_t d)
 		snprintf(why, sizeof(why), "never written%s%s: make it const",
 			 df->init ? " after its initializer" :
 			 " (zero-initialized)",
-			 nread ? "; its address only passed as a pointer to const" : "");
+			 nread ? "; its address only passed or stored as a pointer to const" : "");
 	}
 	v->reason = xstrdup(why);
 	v->evidence = evidence(j, d);

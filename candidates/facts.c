@@ -24,7 +24,7 @@ const char *const form_names[F_NFORMS] = {
 
 const char *const pkind_names[] = {
 	"module_param", "core_param", "sysctl", "setup", "early_param", "debugfs",
-	"arg", "alias",
+	"arg", "alias", "member",
 };
 
 static const char *const attr_names[] = {
@@ -436,11 +436,12 @@ static int load_protos(struct facts *f, struct tsv *t)
 		struct proto p;
 
 		if (need(t, c_name) || need(t, c_file) ||
-		    tsv_long(t, c_arg, 0, 63, &arg) ||
+		    (strcmp(t->field[c_arg], "-") &&
+		     tsv_long(t, c_arg, 0, 63, &arg)) ||
 		    line_of(t, c_line, &p.line))
 			return -1;
 		p.name = str(f, t, c_name);
-		p.arg = (uint32_t)arg;
+		p.arg = strcmp(t->field[c_arg], "-") ? (uint32_t)arg : PROTO_MEMBER;
 		p.file = str(f, t, c_file);
 		if (map_get(&f->proto_of, map_key(p.name, p.arg)) != MAP_NONE)
 			continue;

@@ -40,6 +40,7 @@ enum pkind {
 	P_MODULE_PARAM, P_CORE_PARAM, P_SYSCTL, P_SETUP, P_EARLY, P_DEBUGFS,
 	P_ARG,		/* &x or array x passed: perm the argument, handler the callee */
 	P_ALIAS,	/* P = &x, P file-scope: handler P */
+	P_MEMBER,	/* .f = &x in a file-scope initializer: handler f */
 };
 
 /*
@@ -112,9 +113,12 @@ struct layout {
 };
 
 /* An argument every declaration takes as a pointer to const (protos.tsv). */
+/* protos.tsv arg "-": a struct or union member, a pointer to const */
+#define PROTO_MEMBER	UINT32_MAX
+
 struct proto {
 	uint32_t name;		/* the function, or a macro that forwards to one */
-	uint32_t arg;		/* from 0 */
+	uint32_t arg;		/* from 0, or PROTO_MEMBER: name is a member */
 	uint32_t file, line;	/* its first declaration */
 };
 

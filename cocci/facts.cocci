@@ -530,11 +530,25 @@ def static_reads(f):
 				text[max(m.start() - 8, 0):m.start()].rstrip()
 				.endswith("&")):
 				emit("writes", f, line, name, "-", "array-arg")
+				member_slot(f, line, name, text[max(m.start() - 200, 0):m.start()])
 		elif (name, where) in seen or ((line, name) in wl and "init" in
 						fsect.get((f, where), "").split(",")):
 			continue
 		seen.add((name, where))
 		emit("writes", f, line, name, where, "read")
+# ".f = &x" or ".f = x" at file scope: x stored in member f of a table
+MEMBER_SLOT_RE = re.compile(r"\.\s*([A-Za-z_]\w*)\s*=\s*&?\s*$")
+
+def member_slot(f, line, name, before):
+	"""A params row of kind member when the text BEFORE the mention of
+	name (its address or the array itself) ends with ".f =": a
+	designated initializer stores it in member f, and candidates/ reads
+	that as a read if every struct declares f a pointer to const
+	(protos.tsv). A cast in between (".f = (void *)&x") is no member."""
+	m = MEMBER_SLOT_RE.search(before)
+	if m:
+		emit("params", f, line, name, "member", "-", m.group(1))
+
 # the size or type of an array, the alias MODULE_DEVICE_TABLE() makes for
 # modpost, a module parameter (its params row): no address taken
 SIZE_OF_RE = re.compile(r"\b(ARRAY_SIZE|sizeof|__must_be_array|typeof|"
@@ -1901,6 +1915,10 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
 		report_write(q, name, subscript_form(q.file, name, "addr"))
 	else:
 		report_write(q, name, "addr")
+	if infunc(q) == "-" and not in_init_data(q):
+		l0 = int(pl[0].line)
+		member_slot(q.file, q.line, name, span(q.file, max(l0 - 2, 1), 0, l0,
+						      int(pl[0].column)))
 
 @aa@
 global idexpression x;

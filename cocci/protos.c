@@ -25,6 +25,12 @@
  * one row per const argument (ARG counts from 0), with the first
  * declaration of the name.  A name it never sees declared has no rows.
  *
+ * The same for members (arg "-"): a member name whose every declaration
+ * in a struct or union body of those files is a pointer to const.  An
+ * address stored there at file scope, ".regsets = x86_64_regsets", is a
+ * read.  Arrays, function pointers, bit-fields, members a macro
+ * declares, and "type name;" in a #define body count as not const.
+ *
  * It is a token scan, not a parser: a declaration it cannot read (made by
  * a macro, or with a typedef that hides the pointer) has no rows, which
  * makes the table smaller, never wrong about a row it prints.
@@ -344,9 +350,201 @@ static void mark_continuations(void)
 	}
 }
 
+
+/*
+ * Members of struct and union bodies, by name over the whole tree: how
+ * many declarations, how many of them a pointer to const.  A member
+ * whose every declaration is one (user_regset_view's "const struct
+ * user_regset *regsets") holds no pointer anyone writes through: &x
+ * stored there at file scope, ".regsets = x86_64_regsets", is a read.
+ */
+struct member {
+	uint32_t ndecls, nconst;
+	uint32_t file;
+	unsigned int line;
+};
+
+static struct member *members;
+static size_t capmembers;
+
+/* Attributes that may follow a member's name. */
+static const char *const member_attrs[] = {
+	"__rcu", "__percpu", "__iomem", "__user", "__force", "__private",
+	"__packed", "__aligned", "__attribute__", "__attribute",
+	"__counted_by", "__counted_by_le", "__counted_by_be", "__nonstring",
+	"__randomize_layout", "__no_randomize_layout", "__deprecated",
+	"__guarded_by", "__pt_guarded_by", "__cacheline_aligned",
+	"__cacheline_aligned_in_smp", "____cacheline_aligned",
+	"____cacheline_aligned_in_smp", "__data_racy", "__bitwise",
+	"__maybe_unused", "__always_unused", "__read_mostly", "__tag",
+};
+
+static void add_member(size_t i, int is_const)
+{
+	uint32_t name = tok_name(i);
+	size_t old = capmembers;
+	struct member *m;
+
+	if (name >= capmembers) {
+		capmembers = capmembers ? capmembers : 65536;
+		while (capmembers <= name)
+			capmembers *= 2;
+		members = xrealloc(members, capmembers * sizeof(*members));
+		memset(members + old, 0,
+		       (capmembers - old) * sizeof(*members));
+	}
+	m = &members[name];
+	if (!m->ndecls++) {
+		m->file = cur.file;
+		m->line = cur.t->v[i].line;
+	}
+	m->nconst += is_const;
+}
+
+/* Every identifier in [A, B) may be a member, of unknown type. */
+static void add_unknown(size_t a, size_t b)
+{
+	for (; a < b; a++) {
+		if (ident(a))
+			add_member(a, 0);
+	}
+}
+
+/*
+ * The name of the declarator that ends at B (before a '[', ':' or '='),
+ * skipping attributes after it, or B if there is none the scan can
+ * read.
+ */
+static size_t member_name(size_t a, size_t b)
+{
+	size_t k = b, o;
+	int depth;
+
+	while (k > a) {
+		if (is(k - 1, ")")) {
+			/* an attribute's arguments: __aligned(8) */
+			for (o = k - 1, depth = 0; o > a; o--) {
+				if (is(o, ")"))
+					depth++;
+				else if (is(o, "(") && --depth == 0)
+					break;
+			}
+			if (o == a || !tok_in(cur.t, o - 1, member_attrs,
+					      ARRAY_SIZE(member_attrs)))
+				return b;
+			k = o - 1;
+		} else if (tok_in(cur.t, k - 1, member_attrs,
+				  ARRAY_SIZE(member_attrs))) {
+			k--;
+		} else {
+			break;
+		}
+	}
+	if (k == a || !ident(k - 1) ||
+	    tok_in(cur.t, k - 1, not_names, ARRAY_SIZE(not_names)))
+		return b;
+	return k - 1;
+}
+
+/* The first '[', ':' or '=' in [A, B) outside parentheses, or B. */
+static size_t declarator_end(size_t a, size_t b)
+{
+	for (; a < b; a++) {
+		if (is(a, "("))
+			a = close_of(a, b);
+		else if (is(a, "[") || is(a, ":") || is(a, "="))
+			break;
+	}
+	return a;
+}
+
+/*
+ * One member declaration, tokens [A, B) without its ';': "const struct
+ * x *p", "const char *a, *b", "void (*fn)(void)", "int n : 3".
+ */
+static void member_decl(size_t a, size_t b)
+{
+	size_t c, e, n, k, spec;
+	int first = 1, spec_const = 0, stars, is_const;
+
+	for (k = a; k < b; k++) {
+		if (is(k, "{")) {
+			/* a nested body, which the scan reads on its own */
+			add_unknown(close_of(k, b), b);
+			return;
+		}
+		if (is(k, "(") && (is(k + 1, "*") || is(k + 1, "^"))) {
+			/* a pointer to a function or an array: no slot */
+			add_unknown(a, b);
+			return;
+		}
+	}
+	while (a < b) {
+		c = next_comma(a, b);
+		e = declarator_end(a, c);
+		n = member_name(a, e);
+		if (n == e) {
+			add_unknown(a, c);
+		} else if (first) {
+			is_const = e == c && param_const(a, n + 1);
+			add_member(n, is_const);
+			/* the specifiers: up to the first '*' or the name */
+			for (spec = a; spec < n && !is(spec, "*"); spec++)
+				spec_const |= is(spec, "const");
+		} else {
+			for (stars = 0, k = a; k < n; k++)
+				stars += is(k, "*");
+			is_const = e == c && spec_const && stars == 1 &&
+				n == a + 1;
+			add_member(n, is_const);
+		}
+		first = 0;
+		a = c + 1;
+	}
+}
+
+/* Does the '{' at I open a struct or union body? */
+static int opens_struct(size_t i)
+{
+	if (i >= 1 && (is(i - 1, "struct") || is(i - 1, "union")))
+		return 1;
+	return i >= 2 && ident(i - 1) &&
+		(is(i - 2, "struct") || is(i - 2, "union"));
+}
+
+/* The struct or union body from OPEN ('{') to CLOSE, and those in it. */
+static void struct_body(size_t open, size_t close)
+{
+	size_t a = open + 1, k, e;
+	unsigned int last;
+
+	for (k = a; k < close; k++) {
+		if (is(k, "{")) {
+			e = close_of(k, close);
+			if (opens_struct(k))
+				struct_body(k, e);
+			k = e;
+		} else if (is(k, ";")) {
+			if (k > a)
+				member_decl(a, k);
+			a = k + 1;
+		} else if (is(k, "#") && cur.t->v[k - 1].line < cur.t->v[k].line) {
+			/* #ifdef in the body: declarations on both sides */
+			if (k > a)
+				add_unknown(a, k);
+			last = directive_end(cur.t->v[k].line);
+			while (k + 1 < close && cur.t->v[k + 1].line <= last)
+				k++;
+			a = k + 1;
+		}
+	}
+	if (a < close)
+		add_unknown(a, close);
+}
+
 static void scan(const struct toks *t)
 {
-	size_t i, e;
+	size_t i, e, k2;
 	int depth = 0;
 
 	cur.t = t;
@@ -361,10 +559,17 @@ static void scan(const struct toks *t)
 				;
 			if (is(i + 1, "define") && ident(i + 2))
 				add_macro(i, e);
+			/* a member a macro declares: "type name;" */
+			for (k2 = i + 3; is(i + 1, "define") && k2 + 1 < e; k2++) {
+				if (ident(k2) && is(k2 + 1, ";"))
+					add_member(k2, 0);
+			}
 			i = e - 1;
 			continue;
 		}
 		if (is(i, "{")) {
+			if (depth == 0 && opens_struct(i))
+				struct_body(i, close_of(i, t->n));
 			depth++;
 		} else if (is(i, "}")) {
 			if (depth > 0)
@@ -373,8 +578,12 @@ static void scan(const struct toks *t)
 			/* up to its ';': never a function declaration */
 			while (i + 1 < t->n && !is(i + 1, ";")) {
 				i++;
-				if (is(i, "{") || is(i, "("))
-					i = close_of(i, t->n);
+				if (is(i, "{") || is(i, "(")) {
+					e = close_of(i, t->n);
+					if (is(i, "{") && opens_struct(i))
+						struct_body(i, e);
+					i = e;
+				}
 			}
 		} else if (depth == 0 && ident(i) && is(i + 1, "(") && i > 0 &&
 			   (ident(i - 1) || is(i - 1, "*") || after_attr(i - 1)) &&
@@ -423,7 +632,9 @@ static void print_usage(FILE *out)
 		"Print, as TSV (name arg file line), every argument of a function\n"
 		"declared in the C files of LIST (paths relative to TREE, one a\n"
 		"line, '-' for standard input) that every declaration and macro of\n"
-		"that name takes as a pointer to const: &x passed there is a read.\n"
+		"that name takes as a pointer to const: &x passed there is a read;\n"
+		"and, with arg '-', every struct or union member that every\n"
+		"declaration of that name makes a pointer to const.\n"
 		"Exit status: 0, 1 a file could not be read, 64 usage, 70 host.\n");
 }
 
@@ -492,12 +703,20 @@ int main(int argc, char **argv)
 				       k, strtab_str(&strs, d->file), d->line);
 		}
 	}
+	for (name = 0; name < capmembers; name++) {
+		const struct member *m = &members[name];
+
+		if (m->ndecls && m->nconst == m->ndecls)
+			printf("%s\t-\t%s\t%u\n", strtab_str(&strs, name),
+			       strtab_str(&strs, m->file), m->line);
+	}
 	if (fflush(stdout) || ferror(stdout))
 		die(RC_HOST, "stdout: write error: %s", strerror(errno));
 	free(line);
 	free(t.v);
 	free(cur.cont);
 	free(decls);
+	free(members);
 	free(first);
 	strtab_free(&strs);
 	return status;

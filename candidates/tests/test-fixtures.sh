@@ -117,6 +117,8 @@ reason_has cl_applied "cl_apply is only called from init-only code that includes
 	"a write in its static helper names the global function the closure went through"
 reason_has cl_level "cl_set_level is a global function, not __init" \
 	"a global function that a runtime function also calls stays a runtime writer"
+reason_has ms_sets "1 passed or stored as a pointer to const" \
+	"an array stored at file scope in a const member counts as a read"
 reason_has mc_boot_mode "mc_bsp_setup is stored only in members (mc_bsp_init) that only init-only code calls through in the whole tree (callers.tsv: 1 call from 1 function, first mc_identify at member_call.c:52)" \
 	"a write in a function stored in a member that only __init code calls through names the member and the call"
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # cocci/protos: which arguments every declaration of a function takes as
-# a pointer to const.  A fixture tree with one declaration shape per
+# a pointer to const, and which struct members every declaration makes
+# one.  A fixture tree with one declaration shape per
 # function (pointer to const, to a pointer, const pointer, array, function
 # pointer, variadic, attributes, typedefs), forwarding macros, and a name
 # declared const in one architecture and not in the other; then its exit
@@ -57,6 +58,32 @@ pt_both|a function const here, a macro forwarding to a non-const one there
 pt_arch|const in one architecture, not in the other
 DEFINE_SPINLOCK|a file-scope macro call
 EXPORT_SYMBOL|a file-scope macro call after ';'
+ROWS
+while IFS='|' read -r name what; do
+	check "member const: $what ($name)" has "$name" "-"
+done <<'ROWS'
+pm_name|const char *
+pm_regsets|const struct x *
+pm_map|const struct x *const
+pm_ops_a|the first of two declarators
+pm_ops_b|the second of two declarators
+pm_rcu|an attribute after the name
+pm_aligned|an attribute with arguments after the name
+pm_inner|in an anonymous union
+pm_td|in a typedef'd struct
+ROWS
+while IFS='|' read -r name what; do
+	check "member not const: $what ($name)" sh -c "! cut -f 1,2 '$tmp/out' | grep -qxF '$name	-'"
+done <<'ROWS'
+pm_chip|struct x *
+pm_ops_pp|const struct x **
+pm_label|an array
+pm_hook|a function pointer
+pm_shared|const here, writable in another struct
+pm_bits|declared by a macro
+pm_dbg|const in one #ifdef branch, not in the other
+pm_count|a bit-field
+pm_macro|writable in a #define body
 ROWS
 check "pt_second: only its second argument" sh -c "! cut -f 1,2 '$tmp/out' | grep -qxF 'pt_second	0'"
 check "pt_restrict: not its first argument" sh -c "! cut -f 1,2 '$tmp/out' | grep -qxF 'pt_restrict	0'"
