@@ -778,7 +778,7 @@ static int status_of(const struct judge *j, uint32_t d,
 	if (w->func == STR_NONE) {
 		snprintf(buf, len, form_is_direct(w->form) ?
 			 "written at file scope" :
-			 "address stored at file scope (table or initializer)");
+			 "address stored at file scope (a table, an initializer or a macro's argument)");
 		return EV_BAD;
 	}
 	n = graph_node(j->g, w->file, w->func);

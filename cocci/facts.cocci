@@ -531,11 +531,45 @@ def static_reads(f):
 				.endswith("&")):
 				emit("writes", f, line, name, "-", "array-arg")
 				member_slot(f, line, name, text[max(m.start() - 200, 0):m.start()])
+			elif file_macro_arg(text, m.start(), m.end()):
+				# module_platform_driver(foo_driver) registers
+				# &foo_driver in the __init function it defines
+				emit("writes", f, line, name, "-", "addr")
 		elif (name, where) in seen or ((line, name) in wl and "init" in
 						fsect.get((f, where), "").split(",")):
 			continue
 		seen.add((name, where))
 		emit("writes", f, line, name, where, "read")
+# a macro called at file scope, its name at column 0: MACRO(a, b);
+MACRO_HEAD_RE = re.compile(r"([A-Za-z_]\w*)\s*\(")
+# file-scope macros that take a variable as a value or a name: their
+# rows come from params (module_param*, core_param), or none is needed
+VALUE_MACRO_RE = re.compile(r"(?:module_param\w*|core_param\w*|\w+_param|"
+			    r"\w+_param_cb|MODULE_\w+|EXPORT_SYMBOL\w*|__setup|"
+			    r"early_param|static_assert|_Static_assert|"
+			    r"BUILD_BUG_ON\w*)$")
+
+def file_macro_arg(text, s, e):
+	"""Is the mention text[s:e] a whole argument (x or &x) of a macro
+	called at file scope? The macro may take its address and hand it
+	to code no SmPL rule sees: module_platform_driver(foo_driver)
+	defines an __init function that registers &foo_driver, which the
+	driver core writes; apic_driver(x) stores &x in a section."""
+	b = text[max(s - 300, 0):s].rstrip()
+	if b.endswith("&"):
+		b = b[:-1].rstrip()
+	if not b.endswith(("(", ",")) or \
+	   not text[e:e + 80].lstrip().startswith((")", ",")):
+		return False
+	# the statement's first line: the last one that starts at column 0
+	ls = text.rfind("\n", 0, s) + 1
+	for _ in range(30):
+		if ls == 0 or (ls < len(text) and text[ls] not in " \t\n"):
+			break
+		ls = text.rfind("\n", 0, ls - 1) + 1
+	m = MACRO_HEAD_RE.match(text, ls)
+	return bool(m) and not VALUE_MACRO_RE.match(m.group(1))
+
 # ".f = &x" or ".f = x" at file scope: x stored in member f of a table
 MEMBER_SLOT_RE = re.compile(r"\.\s*([A-Za-z_]\w*)\s*=\s*&?\s*$")
 
