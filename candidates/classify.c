@@ -454,6 +454,12 @@ static int param_status(const struct judge *j, const struct param *p,
 			 strtab_str(&j->f->strs, p->handler));
 		return EV_IGNORED;
 	}
+	if (p->kind == P_HOLDER) {
+		/* judged at the escape on its line: holder_status() */
+		snprintf(buf, len, "stored in the initializer of %s",
+			 strtab_str(&j->f->strs, p->handler));
+		return EV_IGNORED;
+	}
 	bits = perm_parse(perm);
 
 	if (p->kind == P_DEBUGFS) {
@@ -502,6 +508,7 @@ static int is_param_site(const struct judge *j, const struct write *w)
 		if (j->f->params[p].var == w->var &&
 		    j->f->params[p].kind != P_ALIAS &&
 		    j->f->params[p].kind != P_MEMBER &&
+		    j->f->params[p].kind != P_HOLDER &&
 		    j->f->params[p].kind != P_ARG)
 			return 1;
 	}
@@ -663,6 +670,103 @@ static int const_read(const struct judge *j, uint32_t d,
 	return 1;
 }
 
+
+/* Has D an escape row (addr, array-arg) on the line of U? */
+static int escape_on_line(const struct judge *j, uint32_t d,
+			  const struct write *u)
+{
+	uint32_t i;
+
+	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
+		const struct write *x;
+
+		if (j->ev[i].is_param)
+			continue;
+		x = &j->f->writes[j->ev[i].idx];
+		if (x->file == u->file && x->line == u->line &&
+		    (x->form == F_ADDR || x->form == F_ARRAY_ARG))
+			return 1;
+	}
+	return 0;
+}
+/*
+ * W stores x's address (or array x) at file scope in the initializer of
+ * H, another static of its file (a params row of kind holder): a table
+ * whose entries are only read ("static struct bin_attribute *attrs[] =
+ * { &data_attr, NULL }", ".chip = &hpet_msi_controller").  x is then as
+ * safe as H: H is static, so only its file reaches it; every write and
+ * escape of H must be init-only or an escape into init-only code,
+ * judged the same way (a table in a table, four deep at most); and no
+ * function but init-only ones may name H (a read row), since code that
+ * reads the table may write through what it holds.  x's escape is then
+ * an escape into init-only code: medium at most.  -1: no holder row.
+ */
+static int holder_status(const struct judge *j, uint32_t d,
+			 const struct write *w, char *buf, size_t len)
+{
+	static int depth;
+	const struct facts *f = j->f;
+	const struct strtab *s = &f->strs;
+	const struct param *q = NULL;
+	char why[1024], where[512];
+	uint32_t p, h, i, n;
+	int st, bad = 0;
+
+	if (w->form != F_ADDR && w->form != F_ARRAY_ARG)
+		return -1;
+	p = map_get(&j->g->param_at, map_key(w->file, w->line));
+	for (; p != MAP_NONE && !q; p = j->g->param_next[p]) {
+		if (f->params[p].kind == P_HOLDER && f->params[p].var == w->var)
+			q = &f->params[p];
+	}
+	if (!q)
+		return -1;
+	h = map_get(&j->dm->statics, map_key(w->file, q->handler));
+	if (h == MAP_NONE || h == d)
+		return -1;
+	if (depth >= 4) {
+		snprintf(buf, len, "stored in %s, a table nested too deep",
+			 strtab_str(s, q->handler));
+		return EV_BAD;
+	}
+	depth++;
+	for (i = j->ev_start[h]; i < j->ev_start[h + 1] && !bad; i++) {
+		const struct event *e = &j->ev[i];
+		const struct write *u = e->is_param ? NULL : &f->writes[e->idx];
+
+		if (u && u->form == F_READ) {
+			if (u->func == STR_NONE && escape_on_line(j, h, u))
+				continue;
+			n = u->func == STR_NONE ? MAP_NONE :
+				graph_node(j->g, u->file, u->func);
+			if (n != MAP_NONE && j->g->nodes[n].init_only)
+				continue;
+			snprintf(why, sizeof(why), u->func == STR_NONE ?
+				 "it is named at file scope" :
+				 "%s reads it, and may write through what it holds",
+				 strtab_str(s, u->func));
+			bad = 1;
+		} else {
+			st = event_status(j, h, e, why, sizeof(why));
+			bad = st == EV_BAD;
+		}
+		if (bad)
+			event_where(j, e, where, sizeof(where));
+	}
+	depth--;
+	if (bad) {
+		snprintf(buf, len, "stored in %s (%s:%u), and at %s %s",
+			 strtab_str(s, q->handler), strtab_str(s, w->file),
+			 j->f->defs[h].line, where, why);
+		return EV_BAD;
+	}
+	snprintf(buf, len,
+		 "stored in %s (%s:%u), a table that only init-only code uses",
+		 strtab_str(s, q->handler), strtab_str(s, w->file),
+		 j->f->defs[h].line);
+	return EV_ESCAPE;
+}
+
 /* Has D an unparsed row on W's line (W's mention is in such a region)? */
 static int unparsed_at(const struct judge *j, uint32_t d,
 		       const struct write *w)
@@ -768,6 +872,12 @@ static int status_of(const struct judge *j, uint32_t d,
 
 		if (a >= 0)
 			return a;
+	}
+	if (w->func == STR_NONE) {
+		int h = holder_status(j, d, w, buf, len);
+
+		if (h >= 0)
+			return h;
 	}
 	if (w->func == STR_NONE && w->form == F_ARRAY_ARG &&
 	    unparsed_at(j, d, w)) {
@@ -1114,7 +1224,8 @@ static int init_data(const struct judge *j, uint32_t d, int incomplete)
 		if (e->is_param) {
 			const struct param *p = &f->params[e->idx];
 
-			if (p->kind == P_ALIAS || p->kind == P_MEMBER)
+			if (p->kind == P_ALIAS || p->kind == P_MEMBER ||
+			    p->kind == P_HOLDER)
 				return 0;
 			if (p->kind == P_ARG) {
 				/* a plain call: its addr row decides */

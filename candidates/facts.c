@@ -24,7 +24,7 @@ const char *const form_names[F_NFORMS] = {
 
 const char *const pkind_names[] = {
 	"module_param", "core_param", "sysctl", "setup", "early_param", "debugfs",
-	"arg", "alias", "member",
+	"arg", "alias", "member", "holder",
 };
 
 static const char *const attr_names[] = {

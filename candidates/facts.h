@@ -41,6 +41,7 @@ enum pkind {
 	P_ARG,		/* &x or array x passed: perm the argument, handler the callee */
 	P_ALIAS,	/* P = &x, P file-scope: handler P */
 	P_MEMBER,	/* .f = &x in a file-scope initializer: handler f */
+	P_HOLDER,	/* &x in the initializer of H, a def of the file: handler H */
 };
 
 /*

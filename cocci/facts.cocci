@@ -531,6 +531,9 @@ def static_reads(f):
 				.endswith("&")):
 				emit("writes", f, line, name, "-", "array-arg")
 				member_slot(f, line, name, text[max(m.start() - 200, 0):m.start()])
+				h = holder_of(f, text, m.start(), name)
+				if h:
+					emit("params", f, line, name, "holder", "-", h)
 			elif file_macro_arg(text, m.start(), m.end()):
 				# module_platform_driver(foo_driver) registers
 				# &foo_driver in the __init function it defines
@@ -569,6 +572,27 @@ def file_macro_arg(text, s, e):
 		ls = text.rfind("\n", 0, ls - 1) + 1
 	m = MACRO_HEAD_RE.match(text, ls)
 	return bool(m) and not VALUE_MACRO_RE.match(m.group(1))
+
+# the declarator of a definition with an initializer: NAME [N] __attr =
+HOLDER_RE = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*"
+		       r"(?:__\w+(?:\s*\([^()]*\))?\s*)*=(?!=)")
+
+def holder_of(f, text, s, name):
+	"""The static of file f whose initializer holds text[s] (x named
+	at file scope), or None: "static struct bin_attribute *attrs[] =
+	{ &data_attr, NULL };". The definition starts at the last line
+	before s that starts at column 0, and no ';' stands between."""
+	ls = text.rfind("\n", 0, s) + 1
+	for _ in range(400):
+		if ls == 0 or (ls < len(text) and text[ls] not in " \t\n#"):
+			break
+		ls = text.rfind("\n", 0, ls - 1) + 1
+	head = text[ls:s]
+	m = HOLDER_RE.search(head)
+	if not m or ";" in head or m.group(1) == name or \
+	   m.group(1) not in defs.get(f, {}):
+		return None
+	return m.group(1)
 
 # ".f = &x" or ".f = x" at file scope: x stored in member f of a table
 MEMBER_SLOT_RE = re.compile(r"\.\s*([A-Za-z_]\w*)\s*=\s*&?\s*$")
@@ -1953,6 +1977,8 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
 		l0 = int(pl[0].line)
 		member_slot(q.file, q.line, name, span(q.file, max(l0 - 2, 1), 0, l0,
 						      int(pl[0].column)))
+		if ce != name and ce in defs.get(q.file, {}):
+			emit("params", q.file, q.line, name, "holder", "-", ce)
 
 @aa@
 global idexpression x;
