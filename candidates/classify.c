@@ -1141,8 +1141,46 @@ static uint32_t later_definition(const struct judge *j, uint32_t d)
 	return MAP_NONE;
 }
 
+/*
+ * Code that is linked apart from the kernel proper and runs before it:
+ * it has no .data..ro_after_init that mark_rodata_ro() seals, so an
+ * annotation there does nothing or breaks the build.  PATH's directory
+ * below arch/ARCH/ (boot/, purgatory/, kernel/pi/, realmode/rm/), or the
+ * EFI stub.
+ */
+static const char *outside_kernel(const char *path)
+{
+	static const struct {
+		const char *dir, *why;
+	} dirs[] = {
+		{ "boot/", "boot code (a decompressor or real-mode setup), not the kernel proper" },
+		{ "purgatory/", "kexec purgatory, linked apart from the kernel" },
+		{ "kernel/pi/", "early position-independent code, linked apart from the kernel" },
+		{ "realmode/rm/", "real-mode trampoline code, not the kernel proper" },
+	};
+	const char *sub;
+	size_t i;
+
+	if (!strncmp(path, "drivers/firmware/efi/libstub/", 29))
+		return "EFI stub, runs before the kernel";
+	if (strncmp(path, "arch/", 5))
+		return NULL;
+	sub = strchr(path + 5, '/');
+	if (!sub)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (!strncmp(sub + 1, dirs[i].dir, strlen(dirs[i].dir)))
+			return dirs[i].why;
+	}
+	return NULL;
+}
+
 static const char *skip_reason(const struct judge *j, const struct def *df)
 {
+	const char *outside = outside_kernel(strtab_str(&j->f->strs, df->file));
+
+	if (outside)
+		return outside;
 	if (df->attrs & A_INITDATA)
 		return "__initdata: freed after init";
 	if (df->attrs & A_INITCONST)

@@ -101,6 +101,11 @@ pe.c|2|pe_hvar|static|int|0|-|0
 # case: a global named in an unparsed region of another file -> medium
 a.c|39|up_var|global|int|0|-|0
 to.c|1|to_var|static|int|0|-|0
+# case: boot code and the EFI stub are not the kernel proper -> skip;
+# arch/x86/realmode/init.c is -> candidate
+arch/x86/boot/compressed/kaslr.c|1|bt_var|static|int|0|-|0
+drivers/firmware/efi/libstub/x86-stub.c|1|stub_var|static|int|0|-|0
+arch/x86/realmode/init.c|1|rm_init_var|static|int|0|-|0
 X
 tsv writes.tsv <<'X'
 file|line|var|func|form
@@ -148,11 +153,17 @@ pe.c|101|pe_hvar|pe_helper|assign
 a.c|150|up_var|foo_init|assign
 pe.c|7|up_var|-|unparsed
 to.c|100|to_var|to_init|assign
+arch/x86/boot/compressed/kaslr.c|100|bt_var|bt_init|assign
+drivers/firmware/efi/libstub/x86-stub.c|100|stub_var|stub_init|assign
+arch/x86/realmode/init.c|100|rm_init_var|rm_init|assign
 # module_param's own mention of the variable is not a separate write
 a.c|4|p_rw|-|addr
 X
 tsv funcs.tsv <<'X'
 file|line|name|storage|section
+arch/x86/boot/compressed/kaslr.c|90|bt_init|static|init
+drivers/firmware/efi/libstub/x86-stub.c|90|stub_init|static|init
+arch/x86/realmode/init.c|90|rm_init|static|init
 a.c|200|foo_init|static|init
 a.c|201|foo_cpu_online|static|-
 a.c|202|foo_resume|static|-
@@ -239,6 +250,9 @@ expect() {
 	fi
 }
 expect a.c w_init ro_after_init high "written in __init only"
+expect arch/x86/boot/compressed/kaslr.c bt_var skip - "boot code, not the kernel proper"
+expect drivers/firmware/efi/libstub/x86-stub.c stub_var skip - "the EFI stub, not the kernel proper"
+expect arch/x86/realmode/init.c rm_init_var ro_after_init high "realmode/init.c is kernel code"
 expect a.c w_hotplug rejected - "written in a hotplug callback"
 expect a.c w_resume rejected - "written in a resume handler"
 expect a.c p_rw rejected - "module_param 0644"
