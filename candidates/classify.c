@@ -670,25 +670,25 @@ static int const_read(const struct judge *j, uint32_t d,
 	return 1;
 }
 
-
-/* Has D an escape row (addr, array-arg) on the line of U? */
-static int escape_on_line(const struct judge *j, uint32_t d,
-			  const struct write *u)
+/* Has D a row of one of FORMS (bit 1 << form) on the line of W? */
+static int form_on_line(const struct judge *j, uint32_t d,
+			const struct write *w, unsigned int forms)
 {
 	uint32_t i;
 
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
-		const struct write *x;
+		const struct write *u;
 
 		if (j->ev[i].is_param)
 			continue;
-		x = &j->f->writes[j->ev[i].idx];
-		if (x->file == u->file && x->line == u->line &&
-		    (x->form == F_ADDR || x->form == F_ARRAY_ARG))
+		u = &j->f->writes[j->ev[i].idx];
+		if ((forms & 1u << u->form) && u->file == w->file &&
+		    u->line == w->line)
 			return 1;
 	}
 	return 0;
 }
+
 /*
  * W stores x's address (or array x) at file scope in the initializer of
  * H, another static of its file (a params row of kind holder): a table
@@ -735,7 +735,8 @@ static int holder_status(const struct judge *j, uint32_t d,
 		const struct write *u = e->is_param ? NULL : &f->writes[e->idx];
 
 		if (u && u->form == F_READ) {
-			if (u->func == STR_NONE && escape_on_line(j, h, u))
+			if (u->func == STR_NONE &&
+			    form_on_line(j, h, u, 1u << F_ADDR | 1u << F_ARRAY_ARG))
 				continue;
 			n = u->func == STR_NONE ? MAP_NONE :
 				graph_node(j->g, u->file, u->func);
@@ -767,24 +768,6 @@ static int holder_status(const struct judge *j, uint32_t d,
 	return EV_ESCAPE;
 }
 
-/* Has D an unparsed row on W's line (W's mention is in such a region)? */
-static int unparsed_at(const struct judge *j, uint32_t d,
-		       const struct write *w)
-{
-	uint32_t i;
-
-	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
-		const struct write *u;
-
-		if (j->ev[i].is_param)
-			continue;
-		u = &j->f->writes[j->ev[i].idx];
-		if (u->form == F_UNPARSED && u->file == w->file &&
-		    u->line == w->line)
-			return 1;
-	}
-	return 0;
-}
 
 static int status_of(const struct judge *j, uint32_t d,
 		     const struct event *e, char *buf, size_t len)
@@ -880,7 +863,7 @@ static int status_of(const struct judge *j, uint32_t d,
 			return h;
 	}
 	if (w->func == STR_NONE && w->form == F_ARRAY_ARG &&
-	    unparsed_at(j, d, w)) {
+	    form_on_line(j, d, w, 1u << F_UNPARSED)) {
 		/* the text pass named it in code spatch did not parse */
 		snprintf(buf, len, "named in a region spatch did not parse");
 		return EV_CAP;
