@@ -546,11 +546,14 @@ def static_reads(f):
 # a macro called at file scope, its name at column 0: MACRO(a, b);
 MACRO_HEAD_RE = re.compile(r"([A-Za-z_]\w*)\s*\(")
 # file-scope macros that take a variable as a value or a name: their
-# rows come from params (module_param*, core_param), or none is needed
+# rows come from params (module_param*, core_param), or none is needed;
+# the OF_DECLARE family (IRQCHIP_DECLARE(name, compat, fn)) pastes its
+# first argument into the name of a table entry: a variable of that name
+# is another object
 VALUE_MACRO_RE = re.compile(r"(?:module_param\w*|core_param\w*|\w+_param|"
 			    r"\w+_param_cb|MODULE_\w+|EXPORT_SYMBOL\w*|__setup|"
 			    r"early_param|static_assert|_Static_assert|"
-			    r"BUILD_BUG_ON\w*)$")
+			    r"BUILD_BUG_ON\w*|\w+_DECLARE)$")
 
 def file_macro_arg(text, s, e):
 	"""Is the mention text[s:e] a whole argument (x or &x) of a macro
