@@ -767,24 +767,50 @@ def prefix(f, line, col):
 		text = text.rsplit(stop, 1)[-1]
 	return "" if text.lstrip().startswith("#") else text
 
+DEF_STARTS = {}	# file -> [the last line <= L that starts at column 0 with a word]
+INIT_MEMO = {}	# (file, definition line) -> ((line, column) of its "=", verdict)
+
+def def_start(f, line):
+	"""Where the file-scope definition around LINE starts: the last line
+	at or before it that starts at column 0 with a word, 400 lines up at
+	most (kernel style indents initializers)."""
+	starts = DEF_STARTS.get(f)
+	if starts is None:
+		starts = []
+		last = 1
+		for i, s in enumerate(src(f), 1):
+			if WORD_RE.match(s[:1]):
+				last = i
+			starts.append(last)
+		DEF_STARTS[f] = starts
+	l = starts[line - 1] if 0 < line <= len(starts) else line
+	return max(l, line - 400, 1)
+
 def in_init_data(q):
 	"""Is file-scope position q inside the initializer of a definition
 	that lives in init data (__initdata, __initconst, a .init section)?
-	The definition starts at the last line at column 0 before q (kernel
-	style indents initializers): current_element has no usable position
-	when the definition comes from a macro such as DEFINE_LSM."""
-	lines = src(q.file)
-	l = q.line
-	while l > 1 and l > q.line - 400 and \
-	      not WORD_RE.match(lines[l - 1][:1] if l <= len(lines) else ""):
-		l -= 1
-	head = span(q.file, l, 0, q.line, q.column).split("=", 1)[0]
+	The definition starts at def_start(): current_element has no usable
+	position when the definition comes from a macro such as DEFINE_LSM.
+	Every row of a large table asks: the verdict is kept per definition
+	once its "=" is known, so a table costs its length, not its square."""
+	l = def_start(q.file, q.line)
+	hit = INIT_MEMO.get((q.file, l))
+	if hit and (q.line, q.column) > hit[0]:
+		return hit[1]
+	text = span(q.file, l, 0, q.line, q.column)
+	eq = text.find("=")
+	head = text if eq < 0 else text[:eq]
+	found = False
 	for a in attrs_of(head):
-		if a in ("initdata", "initconst"):
-			return True
-		if a.startswith("section=") and INIT_SECT_RE.search(a[8:]):
-			return True
-	return False
+		if a in ("initdata", "initconst") or \
+		   (a.startswith("section=") and INIT_SECT_RE.search(a[8:])):
+			found = True
+			break
+	if eq >= 0:
+		nl = text.rfind("\n", 0, eq)
+		INIT_MEMO[(q.file, l)] = ((l + text.count("\n", 0, eq),
+					   eq - nl - 1), found)
+	return found
 
 def in_macro(f, line):
 	"""Is line part of a #define body (a continued line)?"""
@@ -1969,14 +1995,16 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
    name not in funcs.get(q.file, ()) and \
    (q.file, q.line, q.column) not in cmppos and \
    (q.file, q.line, q.column) not in readpos:
-	if infunc(q) == "-" and in_init_data(q):
+	at_file = infunc(q) == "-"
+	init_data = at_file and in_init_data(q)
+	if init_data:
 		report_write(q, name, "initdata-addr")
 	elif form == "element":
 		# &p[i] of a pointer p exposes the pointee, not p
 		report_write(q, name, subscript_form(q.file, name, "addr"))
 	else:
 		report_write(q, name, "addr")
-	if infunc(q) == "-" and not in_init_data(q):
+	if at_file and not init_data:
 		l0 = int(pl[0].line)
 		member_slot(q.file, q.line, name, span(q.file, max(l0 - 2, 1), 0, l0,
 						      int(pl[0].column)))
