@@ -710,7 +710,7 @@ static int holder_status(const struct judge *j, uint32_t d,
 	const struct param *q = NULL;
 	char why[1024], where[512];
 	uint32_t p, h, i, n;
-	int st, bad = 0;
+	int st, bad = 0, used = 0;
 
 	if (w->form != F_ADDR && w->form != F_ARRAY_ARG)
 		return -1;
@@ -740,8 +740,10 @@ static int holder_status(const struct judge *j, uint32_t d,
 				continue;
 			n = u->func == STR_NONE ? MAP_NONE :
 				graph_node(j->g, u->file, u->func);
-			if (n != MAP_NONE && j->g->nodes[n].init_only)
+			if (n != MAP_NONE && j->g->nodes[n].init_only) {
+				used++;
 				continue;
+			}
 			snprintf(why, sizeof(why), u->func == STR_NONE ?
 				 "it is named at file scope" :
 				 "%s reads it, and may write through what it holds",
@@ -750,6 +752,7 @@ static int holder_status(const struct judge *j, uint32_t d,
 		} else {
 			st = event_status(j, h, e, why, sizeof(why));
 			bad = st == EV_BAD;
+			used += st != EV_IGNORED;
 		}
 		if (bad)
 			event_where(j, e, where, sizeof(where));
@@ -759,6 +762,14 @@ static int holder_status(const struct judge *j, uint32_t d,
 		snprintf(buf, len, "stored in %s (%s:%u), and at %s %s",
 			 strtab_str(s, q->handler), strtab_str(s, w->file),
 			 j->f->defs[h].line, where, why);
+		return EV_BAD;
+	}
+	if (!used) {
+		/* ATTRIBUTE_GROUPS(foo) uses foo_attrs, a name it pastes */
+		snprintf(buf, len,
+			 "stored in %s (%s:%u), which nothing in the file visibly uses: a macro may paste its name",
+			 strtab_str(s, q->handler), strtab_str(s, w->file),
+			 j->f->defs[h].line);
 		return EV_BAD;
 	}
 	snprintf(buf, len,
@@ -1129,7 +1140,8 @@ static uint32_t later_definition(const struct judge *j, uint32_t d)
  * it has no .data..ro_after_init that mark_rodata_ro() seals, so an
  * annotation there does nothing or breaks the build.  PATH's directory
  * below arch/ARCH/ (boot/, purgatory/, kernel/pi/, realmode/rm/), or the
- * EFI stub.
+ * EFI stub.  And samples/: example code, which the whole-tree token scans
+ * (layouts, protos, callers) leave out, so its type traps are unknown.
  */
 static const char *outside_kernel(const char *path)
 {
@@ -1146,6 +1158,8 @@ static const char *outside_kernel(const char *path)
 
 	if (!strncmp(path, "drivers/firmware/efi/libstub/", 29))
 		return "EFI stub, runs before the kernel";
+	if (!strncmp(path, "samples/", 8))
+		return "sample code, not the kernel proper (the whole-tree scans leave samples/ out)";
 	if (strncmp(path, "arch/", 5))
 		return NULL;
 	sub = strchr(path + 5, '/');
