@@ -454,6 +454,12 @@ static int param_status(const struct judge *j, const struct param *p,
 			 strtab_str(&j->f->strs, p->handler));
 		return EV_IGNORED;
 	}
+	if (p->kind == P_MACRO) {
+		/* judged at the escape on its line: macro_status() */
+		snprintf(buf, len, "named in %s() at file scope",
+			 strtab_str(&j->f->strs, p->handler));
+		return EV_IGNORED;
+	}
 	if (p->kind == P_HOLDER) {
 		/* judged at the escape on its line: holder_status() */
 		snprintf(buf, len, "stored in the initializer of %s",
@@ -509,6 +515,7 @@ static int is_param_site(const struct judge *j, const struct write *w)
 		    j->f->params[p].kind != P_ALIAS &&
 		    j->f->params[p].kind != P_MEMBER &&
 		    j->f->params[p].kind != P_HOLDER &&
+		    j->f->params[p].kind != P_MACRO &&
 		    j->f->params[p].kind != P_ARG)
 			return 1;
 	}
@@ -668,6 +675,47 @@ static int const_read(const struct judge *j, uint32_t d,
 			 strtab_str(&f->strs, first->perm),
 			 strtab_str(&f->strs, pr->file), pr->line);
 	return 1;
+}
+
+/*
+ * W, x named as a whole argument of a macro called at file scope (a
+ * params row of kind macro): the macro may take its address and hand it
+ * to code no row shows (module_platform_driver(x) registers &x in the
+ * __init function it defines, and the driver core writes it).  A macro
+ * of registrations.tsv kind init-table stores the address in a table
+ * that only init code reads (apic_driver(x)): an escape into init-only
+ * code.  -1: no macro row.
+ */
+static int macro_status(const struct judge *j, const struct write *w,
+			char *buf, size_t len)
+{
+	const struct facts *f = j->f;
+	const struct param *q = NULL;
+	uint32_t p, r;
+
+	p = map_get(&j->g->param_at, map_key(w->file, w->line));
+	for (; p != MAP_NONE && !q; p = j->g->param_next[p]) {
+		if (f->params[p].kind == P_MACRO && f->params[p].var == w->var)
+			q = &f->params[p];
+	}
+	if (!q)
+		return -1;
+	for (r = 0; r < f->nregs; r++) {
+		const struct reg *g = &f->regs[r];
+
+		if (g->kind != R_INIT_TABLE || g->callee != q->handler)
+			continue;
+		snprintf(buf, len,
+			 "named in %s() at file scope, which keeps its address in a table that only init code reads: %s (registrations.tsv: %s)",
+			 strtab_str(&f->strs, q->handler),
+			 strtab_str(&f->strs, g->writes),
+			 strtab_str(&f->strs, g->cite));
+		return EV_ESCAPE;
+	}
+	snprintf(buf, len,
+		 "named in %s() at file scope, which may take its address and hand it to code no fact shows (module_platform_driver() registers it)",
+		 strtab_str(&f->strs, q->handler));
+	return EV_BAD;
 }
 
 /* Has D a row of one of FORMS (bit 1 << form) on the line of W? */
@@ -870,6 +918,9 @@ static int status_of(const struct judge *j, uint32_t d,
 	if (w->func == STR_NONE) {
 		int h = holder_status(j, d, w, buf, len);
 
+		if (h >= 0)
+			return h;
+		h = macro_status(j, w, buf, len);
 		if (h >= 0)
 			return h;
 	}
@@ -1260,7 +1311,7 @@ static int init_data(const struct judge *j, uint32_t d, int incomplete)
 			const struct param *p = &f->params[e->idx];
 
 			if (p->kind == P_ALIAS || p->kind == P_MEMBER ||
-			    p->kind == P_HOLDER)
+			    p->kind == P_HOLDER || p->kind == P_MACRO)
 				return 0;
 			if (p->kind == P_ARG) {
 				/* a plain call: its addr row decides */

@@ -24,7 +24,7 @@ const char *const form_names[F_NFORMS] = {
 
 const char *const pkind_names[] = {
 	"module_param", "core_param", "sysctl", "setup", "early_param", "debugfs",
-	"arg", "alias", "member", "holder",
+	"arg", "alias", "member", "holder", "macro",
 };
 
 static const char *const attr_names[] = {
@@ -521,7 +521,7 @@ int regs_load(struct facts *f, const char *path)
 	static const char *const cols[] = {
 		"kind", "callee", "arg", "writes", "citation",
 	};
-	static const char *const kinds[] = { "arg", "store" };
+	static const char *const kinds[] = { "arg", "store", "init-table" };
 	struct tsv t;
 	uint32_t cap = 0;
 	int rc, err, c_kind, c_callee, c_arg, c_writes, c_cite;
@@ -539,7 +539,7 @@ int regs_load(struct facts *f, const char *path)
 			struct reg r;
 			long a;
 
-			if (enum_of(&t, c_kind, kinds, 2, &r.kind) ||
+			if (enum_of(&t, c_kind, kinds, ARRAY_SIZE(kinds), &r.kind) ||
 			    need(&t, c_callee) || need(&t, c_writes) ||
 			    need(&t, c_cite)) {
 				rc = -1;

@@ -42,15 +42,18 @@ enum pkind {
 	P_ALIAS,	/* P = &x, P file-scope: handler P */
 	P_MEMBER,	/* .f = &x in a file-scope initializer: handler f */
 	P_HOLDER,	/* &x in the initializer of H, a def of the file: handler H */
+	P_MACRO,	/* x a whole argument of macro M called at file scope: handler M */
 };
 
 /*
  * candidates/registrations.tsv: a function that keeps an argument which
  * the kernel writes after init (kind arg), or a field of a type whose
  * pointee the kernel writes after init (kind store: an object stored in
- * it, TYPE->FIELD = &x, is written).
+ * it, TYPE->FIELD = &x, is written), or a macro called at file scope that
+ * stores its argument's address in a table only init code reads (kind
+ * init-table: apic_driver(x)).
  */
-enum rkind { R_ARG, R_STORE };
+enum rkind { R_ARG, R_STORE, R_INIT_TABLE };
 
 struct reg {
 	uint32_t callee;	/* the function, or TYPE->FIELD */

@@ -534,10 +534,13 @@ def static_reads(f):
 				h = holder_of(f, text, m.start(), name)
 				if h:
 					emit("params", f, line, name, "holder", "-", h)
-			elif file_macro_arg(text, m.start(), m.end()):
+			else:
 				# module_platform_driver(foo_driver) registers
 				# &foo_driver in the __init function it defines
-				emit("writes", f, line, name, "-", "addr")
+				mac = file_macro_arg(text, m.start(), m.end())
+				if mac:
+					emit("writes", f, line, name, "-", "addr")
+					emit("params", f, line, name, "macro", "-", mac)
 		elif (name, where) in seen or ((line, name) in wl and "init" in
 						fsect.get((f, where), "").split(",")):
 			continue
@@ -556,17 +559,18 @@ VALUE_MACRO_RE = re.compile(r"(?:module_param\w*|core_param\w*|\w+_param|"
 			    r"BUILD_BUG_ON\w*|\w+_DECLARE)$")
 
 def file_macro_arg(text, s, e):
-	"""Is the mention text[s:e] a whole argument (x or &x) of a macro
-	called at file scope? The macro may take its address and hand it
-	to code no SmPL rule sees: module_platform_driver(foo_driver)
-	defines an __init function that registers &foo_driver, which the
-	driver core writes; apic_driver(x) stores &x in a section."""
+	"""The macro, if the mention text[s:e] is a whole argument (x or &x)
+	of a macro called at file scope, else None. The macro may take its
+	address and hand it to code no SmPL rule sees:
+	module_platform_driver(foo_driver) defines an __init function that
+	registers &foo_driver, which the driver core writes; apic_driver(x)
+	stores &x in a section."""
 	b = text[max(s - 300, 0):s].rstrip()
 	if b.endswith("&"):
 		b = b[:-1].rstrip()
 	if not b.endswith(("(", ",")) or \
 	   not text[e:e + 80].lstrip().startswith((")", ",")):
-		return False
+		return None
 	# the statement's first line: the last one that starts at column 0
 	ls = text.rfind("\n", 0, s) + 1
 	for _ in range(30):
@@ -574,7 +578,9 @@ def file_macro_arg(text, s, e):
 			break
 		ls = text.rfind("\n", 0, ls - 1) + 1
 	m = MACRO_HEAD_RE.match(text, ls)
-	return bool(m) and not VALUE_MACRO_RE.match(m.group(1))
+	if not m or VALUE_MACRO_RE.match(m.group(1)):
+		return None
+	return m.group(1)
 
 # the declarator of a definition with an initializer: NAME [N] __attr =
 HOLDER_RE = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*"
