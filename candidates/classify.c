@@ -440,29 +440,21 @@ static int param_status(const struct judge *j, const struct param *p,
 	long bits;
 	const char *kind = pkind_names[p->kind];
 
+	/*
+	 * Kinds judged at the escape on their line: alias_status(),
+	 * const_read(), macro_status(), holder_status().
+	 */
+	static const char *const at_escape[] = {
+		[P_ALIAS] = "kept in the file-scope pointer %s",
+		[P_MEMBER] = "stored in member %s at file scope",
+		[P_MACRO] = "named in %s() at file scope",
+		[P_HOLDER] = "stored in the initializer of %s",
+	};
+
 	if (p->kind == P_ARG)
 		return arg_status(j, p, buf, len);
-	if (p->kind == P_ALIAS) {
-		/* judged at the escape on its line: alias_status() */
-		snprintf(buf, len, "kept in the file-scope pointer %s",
-			 strtab_str(&j->f->strs, p->handler));
-		return EV_IGNORED;
-	}
-	if (p->kind == P_MEMBER) {
-		/* judged at the escape on its line: const_read() */
-		snprintf(buf, len, "stored in member %s at file scope",
-			 strtab_str(&j->f->strs, p->handler));
-		return EV_IGNORED;
-	}
-	if (p->kind == P_MACRO) {
-		/* judged at the escape on its line: macro_status() */
-		snprintf(buf, len, "named in %s() at file scope",
-			 strtab_str(&j->f->strs, p->handler));
-		return EV_IGNORED;
-	}
-	if (p->kind == P_HOLDER) {
-		/* judged at the escape on its line: holder_status() */
-		snprintf(buf, len, "stored in the initializer of %s",
+	if (p->kind < ARRAY_SIZE(at_escape) && at_escape[p->kind]) {
+		snprintf(buf, len, at_escape[p->kind],
 			 strtab_str(&j->f->strs, p->handler));
 		return EV_IGNORED;
 	}
