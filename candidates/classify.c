@@ -669,6 +669,20 @@ static int const_read(const struct judge *j, uint32_t d,
 	return 1;
 }
 
+
+/* The first params row of KIND for W's variable on W's line, or NULL. */
+static const struct param *param_on_line(const struct judge *j,
+					 const struct write *w,
+					 enum pkind kind)
+{
+	uint32_t p = map_get(&j->g->param_at, map_key(w->file, w->line));
+
+	for (; p != MAP_NONE; p = j->g->param_next[p]) {
+		if (j->f->params[p].kind == kind && j->f->params[p].var == w->var)
+			return &j->f->params[p];
+	}
+	return NULL;
+}
 /*
  * W, x named as a whole argument of a macro called at file scope (a
  * params row of kind macro): the macro may take its address and hand it
@@ -682,14 +696,9 @@ static int macro_status(const struct judge *j, const struct write *w,
 			char *buf, size_t len)
 {
 	const struct facts *f = j->f;
-	const struct param *q = NULL;
-	uint32_t p, r;
+	const struct param *q = param_on_line(j, w, P_MACRO);
+	uint32_t r;
 
-	p = map_get(&j->g->param_at, map_key(w->file, w->line));
-	for (; p != MAP_NONE && !q; p = j->g->param_next[p]) {
-		if (f->params[p].kind == P_MACRO && f->params[p].var == w->var)
-			q = &f->params[p];
-	}
 	if (!q)
 		return -1;
 	for (r = 0; r < f->nregs; r++) {
@@ -747,18 +756,14 @@ static int holder_status(const struct judge *j, uint32_t d,
 	static int depth;
 	const struct facts *f = j->f;
 	const struct strtab *s = &f->strs;
-	const struct param *q = NULL;
+	const struct param *q;
 	char why[1024], where[512];
-	uint32_t p, h, i, n;
+	uint32_t h, i, n;
 	int st, bad = 0, used = 0;
 
 	if (w->form != F_ADDR && w->form != F_ARRAY_ARG)
 		return -1;
-	p = map_get(&j->g->param_at, map_key(w->file, w->line));
-	for (; p != MAP_NONE && !q; p = j->g->param_next[p]) {
-		if (f->params[p].kind == P_HOLDER && f->params[p].var == w->var)
-			q = &f->params[p];
-	}
+	q = param_on_line(j, w, P_HOLDER);
 	if (!q)
 		return -1;
 	h = map_get(&j->dm->statics, map_key(w->file, q->handler));
