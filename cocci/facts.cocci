@@ -546,6 +546,17 @@ def static_reads(f):
 			continue
 		seen.add((name, where))
 		emit("writes", f, line, name, where, "read")
+def line_at_col0(text, s, most, skip):
+	"""Where the statement around text[s] starts: the last line at or
+	before it, MOST lines up at most, whose first character is not in
+	SKIP (kernel style indents what continues a statement)."""
+	ls = text.rfind("\n", 0, s) + 1
+	for _ in range(most):
+		if ls == 0 or (ls < len(text) and text[ls] not in skip):
+			break
+		ls = text.rfind("\n", 0, ls - 1) + 1
+	return ls
+
 # a macro called at file scope, its name at column 0: MACRO(a, b);
 MACRO_HEAD_RE = re.compile(r"([A-Za-z_]\w*)\s*\(")
 # file-scope macros that take a variable as a value or a name: their
@@ -571,13 +582,7 @@ def file_macro_arg(text, s, e):
 	if not b.endswith(("(", ",")) or \
 	   not text[e:e + 80].lstrip().startswith((")", ",")):
 		return None
-	# the statement's first line: the last one that starts at column 0
-	ls = text.rfind("\n", 0, s) + 1
-	for _ in range(30):
-		if ls == 0 or (ls < len(text) and text[ls] not in " \t\n"):
-			break
-		ls = text.rfind("\n", 0, ls - 1) + 1
-	m = MACRO_HEAD_RE.match(text, ls)
+	m = MACRO_HEAD_RE.match(text, line_at_col0(text, s, 30, " \t\n"))
 	if not m or VALUE_MACRO_RE.match(m.group(1)):
 		return None
 	return m.group(1)
@@ -591,12 +596,7 @@ def holder_of(f, text, s, name):
 	at file scope), or None: "static struct bin_attribute *attrs[] =
 	{ &data_attr, NULL };". The definition starts at the last line
 	before s that starts at column 0, and no ';' stands between."""
-	ls = text.rfind("\n", 0, s) + 1
-	for _ in range(400):
-		if ls == 0 or (ls < len(text) and text[ls] not in " \t\n#"):
-			break
-		ls = text.rfind("\n", 0, ls - 1) + 1
-	head = text[ls:s]
+	head = text[line_at_col0(text, s, 400, " \t\n#"):s]
 	m = HOLDER_RE.search(head)
 	if not m or ";" in head or m.group(1) == name or \
 	   m.group(1) not in defs.get(f, {}):
