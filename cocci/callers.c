@@ -239,6 +239,17 @@ static uint32_t tok_id(size_t i)
 	return intern_n(cur.t->v[i].s, cur.t->v[i].len);
 }
 
+/*
+ * The name of token i.  Interning may grow names[], so the id comes first:
+ * in names[tok_id(i)] the array may be read before the call moves it.
+ */
+static struct name *tok_name(size_t i)
+{
+	uint32_t id = tok_id(i);
+
+	return &names[id];
+}
+
 static int is(size_t i, const char *s)
 {
 	return tok_is(cur.t, i, s);
@@ -305,7 +316,7 @@ static void fkill_tok(size_t i, enum kill k)
 
 	if (!cur.record || !ident(i) || keyword(i))
 		return;
-	n = &names[tok_id(i)];
+	n = tok_name(i);
 	if (n->fkill)
 		return;
 	n->fkill = k;
@@ -427,7 +438,7 @@ static void add_paste(size_t i, int how)
 	for (n = 0; n < k->len; n++)
 		letters += k->s[n] != '_';
 	if (cur.record && k->len >= 3 && letters >= 2)
-		names[tok_id(i)].paste |= how;
+		tok_name(i)->paste |= how;
 }
 
 /* The code index of the '(' that matches the ')' at code index K. */
@@ -558,7 +569,7 @@ static void mention(size_t i)
 	/* a member name passed bare may be pasted into p->NAME( */
 	if (!call && bare_arg(i)) {
 		if (st.func == FN_NONE)
-			names[tok_id(i)].fsarg = 1;
+			tok_name(i)->fsarg = 1;
 		else
 			fkill_tok(i, K_ARG);
 	}

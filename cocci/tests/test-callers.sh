@@ -114,6 +114,12 @@ if [ -n "${TREE-}" ] && [ -f "$TREE/kernel/dma/coherent.c" ]; then
 	rc=$? t1=$(date +%s)
 	echo "# whole tree: $(wc -l <"$tmp/tree.list") files, $(($(wc -l <"$tmp/tree.out") - 1)) rows in $((t1 - t0)) s"
 	check "whole tree: exit 0" [ "$rc" -eq 0 ]
+	# another list moves names[] at other moments: interning a name
+	# grows it, and an index expression must not hold the old array
+	# (a read of a file-scope macro argument crashed on this list)
+	grep -v '\.\(rs\|tbl\|lds\|ld\|s\)$' "$tmp/tree.list" >"$tmp/tree-c.list"
+	"$bin" "$TREE" "$tmp/tree-c.list" >/dev/null 2>&1
+	check "whole tree, .c, .h and .S files only: exit 0" [ $? -eq 0 ]
 	# kernel/dma/coherent.c: only the arch's __init DMA setup calls it
 	check "whole tree: dma_init_global_coherent is init-only by its callers" \
 		grep -q '^dma_init_global_coherent	' "$tmp/tree.out"
