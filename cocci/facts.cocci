@@ -339,6 +339,9 @@ def funcrefs(f):
 	regions += [(a, b) for a, b, l1, l2, fn in dropped(f, text, sp)]
 	for a, b in regions:
 		for m in pat.finditer(text, a, b):
+			if (f, m.group(1)) in macro_funcs and \
+			   re.search(r"#\s*define\s+$", text[a:m.start()]):
+				continue	# the name a writing macro defines
 			line = text.count("\n", 0, m.start()) + 1
 			where = "-"
 			for l1, l2, fn in sp:
@@ -467,18 +470,76 @@ def dropped_rows(f, text, head, body, b, l1, name):
 	alt = "|".join(names)
 	for m in re.finditer(TEXT_WRITE_RE % (alt, alt), text[body:b]):
 		line = text.count("\n", 0, body + m.start()) + 1
-		if m.group(4):
-			emit("writes", f, line, m.group(4), name, "incdec")
+		emit("writes", f, line, m.group(4) or m.group(1), name,
+		     text_write_form(m))
+	# &x passed or stored (unary &: after ( , = ? : { ; ! or return, not
+	# the & of "a & x"): an escape in the dropped function; &p[i] of a
+	# pointer p exposes the pointee
+	for m in re.finditer(r"(?<![&\w)\]])&\s*(%s)\b\s*(\[?)" % alt,
+			     text[body:b]):
+		lead = text[body:body + m.start()].rstrip()
+		if not lead or lead[-1] not in "(,=?:{;!" and \
+		   not lead.endswith("return"):
 			continue
-		op = m.group(3)
-		sub = m.group(2).strip()
-		form = "incdec" if op in ("++", "--") else \
-		       ("assign" if op == "=" else "compound")
-		if sub.startswith("["):
-			form = "element"
-		elif sub.startswith("."):
-			form = "field"
+		line = text.count("\n", 0, body + m.start()) + 1
+		form = subscript_form(f, m.group(1), "addr") if m.group(2) \
+		       else "addr"
 		emit("writes", f, line, m.group(1), name, form)
+
+def text_write_form(m):
+	"""The form of a TEXT_WRITE_RE match m."""
+	if m.group(4):
+		return "incdec"
+	op = m.group(3)
+	sub = m.group(2).strip()
+	if sub.startswith("["):
+		return "element"
+	if sub.startswith("."):
+		return "field"
+	return "incdec" if op in ("++", "--") else \
+	       ("assign" if op == "=" else "compound")
+
+# "#define err_printk(...) do { error_count += 1; ... } while (0)": a
+# function-like macro whose body writes a variable of the file (the
+# text shows it: TEXT_WRITE_RE) writes it wherever it is expanded.  The
+# macro becomes a static function of the file (a funcs row, no section)
+# with a writes row for each write; its calls in function bodies are
+# call edges (the call rule matches it like a function of the file), so
+# the write is init-only only if every expansion is in init-only code.
+# Any other mention (in another #define body, at file scope, not
+# called) is a funcrefs row: a reference, never init-only.
+MACRO_DEF_RE = re.compile(r"#[ \t]*define[ \t]+([A-Za-z_]\w*)\(")
+macro_funcs = set()	# (file, name) of the writing macros
+
+def macro_writers(f):
+	"""Emit the funcs and writes rows of the writing macros of .c file
+	f, and return their names."""
+	out = set()
+	names = sorted(defs.get(f, {}))
+	if not names or not f.endswith(".c"):
+		return out
+	text = COMMENT_RE.sub(blank, "\n".join(src(f)))
+	alt = "|".join(re.escape(n) for n in names)
+	pat = re.compile(TEXT_WRITE_RE % (alt, alt))
+	for d in DEFINE_RE.finditer(text):
+		m = MACRO_DEF_RE.match(d.group(0).lstrip())
+		if not m or m.group(1) in funcs.get(f, ()):
+			continue
+		macro = m.group(1)
+		l1 = text.count("\n", 0, d.start()) + 1
+		rows = []
+		for w in pat.finditer(text, d.start(), d.end()):
+			line = text.count("\n", 0, w.start()) + 1
+			rows.append((line, w.group(4) or w.group(1),
+				     text_write_form(w)))
+		if not rows:
+			continue
+		out.add(macro)
+		macro_funcs.add((f, macro))
+		emit("funcs", f, l1, macro, "static", "-")
+		for line, var, form in rows:
+			emit("writes", f, line, var, macro, form)
+	return out
 
 statics = {}	# file -> {static variable name: set of definition lines}
 fsect = {}	# (file, function) -> its section list ("init", ...)
@@ -1553,7 +1614,8 @@ spans.setdefault(q.file, []).append((first, q.current_element_line_end,
 				     str(f)))
 if CUR["file"] != q.file:
 	CUR["file"] = q.file
-	CUR["funcs"] = set()
+	CUR["funcs"] = macro_writers(q.file)
+	funcs[q.file] |= CUR["funcs"]
 CUR["funcs"].add(str(f))
 emit("funcs", q.file, q.line, f, "static" if "static" in words else "global",
      ",".join(sect) if sect else "-")
