@@ -297,6 +297,9 @@ defs = {}	# file -> {name: (array, type)}
 done = set()	# (table, file, line, col) already printed
 wpos = set()	# (file, line, col, var) already reported as a write
 callpos = set()	# (file, line, col) of calls of functions of this file
+exit_funcs = {}	# file -> its __exit functions
+file_calls = {}	# file -> [(caller, callee)] of its calls rows
+tf_pending = []	# type-field writes through a parameter or local: exit_writes()
 cmppos = set()	# (file, line, col) of &x compared with ==, !=
 spans = {}	# file -> [(first line, last line, function)]
 finished = set()	# files whose funcrefs were printed
@@ -1243,6 +1246,8 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 	form = "type-field"
 	if not registered_ptr(q, e):
 		if rhs not in defs.get(q.file, {}):
+			tf_pending.append((q.file, q.line, q.column,
+					   ty + "->" + str(fld), infunc(q)))
 			return
 		form = "type-store"
 	var = ty + "->" + str(fld)
@@ -1251,6 +1256,38 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 		return
 	wpos.add(key)
 	emit("writes", q.file, q.line, var, infunc(q), form)
+
+# A module's exit path tears down what its init registered, and what
+# init registered may be a static object of the file, whose address
+# escaped there: "type->pmus = NULL" in uncore_type_exit(), reached from
+# the __exit intel_uncore_exit() (arch/x86/events/intel/uncore.c),
+# writes every intel_uncore_type that init put in the uncore tables,
+# after the module's __ro_after_init data went read-only.  So a write
+# of a field through a parameter or local of type T *, in a function
+# that the file's __exit functions reach by calls in the file, is a
+# type-field row too (elsewhere such a pointer may point to anything,
+# and type_field() keeps only pointers derived from a registered
+# object).
+def exit_writes():
+	reach = {}
+	for f, line, col, var, fn in tf_pending:
+		if f not in reach:
+			seen = set(exit_funcs.get(f, ()))
+			todo = list(seen)
+			calls = {}
+			for c, g in file_calls.get(f, ()):
+				calls.setdefault(c, set()).add(g)
+			while todo:
+				for g in calls.get(todo.pop(), ()):
+					if g not in seen:
+						seen.add(g)
+						todo.append(g)
+			reach[f] = seen
+		key = (f, line, col, var)
+		if fn in reach[f] and key not in wpos:
+			wpos.add(key)
+			emit("writes", f, line, var, fn, "type-field")
+	del tf_pending[:]
 
 
 def reg_arg(G, x, p, pf):
@@ -1609,6 +1646,8 @@ for m in SECTION_RE.finditer(head):
 	sect.append("section=" + m.group(1))
 funcs.setdefault(q.file, set()).add(str(f))
 fsect[(q.file, str(f))] = ",".join(sect)
+if "exit" in sect:
+	exit_funcs.setdefault(q.file, set()).add(str(f))
 first = q.line if MACRO_FN_RE.match(lead) else q.current_element_line
 spans.setdefault(q.file, []).append((first, q.current_element_line_end,
 				     str(f)))
@@ -1637,6 +1676,7 @@ callpos.add((q.file, q.line, q.column))
 c = infunc(q)
 if c != "-" and q.file == CUR["file"]:
 	emit("calls", q.file, q.line, c, g)
+	file_calls.setdefault(q.file, []).append((c, str(g)))
 
 // ---- module_param, core_param, __setup, early_param ----------------------
 
@@ -2222,6 +2262,7 @@ reg_arg(str(G), x, p, pf)
 
 @script:python fin@
 @@
+exit_writes()
 if CUR["file"] is not None:
 	funcrefs(CUR["file"])
 for rf in reads_pending:
