@@ -1758,13 +1758,15 @@ call_arg(str(F), x, L, p, pl, pf, False)
 @alias_g@
 global idexpression P;
 global idexpression V;
-expression L;
+expression L, E;
 position pp, pv, pl;
 @@
 (
 P@pp = &\( L@pl \& <+... V@pv ...+> \)
 |
 P@pp = V@pv
+|
+P@pp = V@pv + E
 )
 
 @script:python@
@@ -1780,13 +1782,15 @@ add_alias(P, V, L, pp, pv, pl, len(pl) > 0, False)
 @alias_l@
 local idexpression P;
 global idexpression V;
-expression L;
+expression L, E;
 position pp, pv, pl;
 @@
 (
 P@pp = &\( L@pl \& <+... V@pv ...+> \)
 |
 P@pp = V@pv
+|
+P@pp = V@pv + E
 )
 
 @script:python@
@@ -1803,13 +1807,15 @@ add_alias(P, V, L, pp, pv, pl, len(pl) > 0, True)
 type T;
 identifier P;
 global idexpression V;
-expression L;
+expression L, E;
 position pp, pv, pl;
 @@
 (
 T P@pp = &\( L@pl \& <+... V@pv ...+> \);
 |
 T P@pp = V@pv;
+|
+T P@pp = V@pv + E;
 )
 
 @script:python@
@@ -2121,13 +2127,17 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
 
 @aa@
 global idexpression x;
-expression E, G;
+expression E, G, I;
 position p;
 @@
 (
 G(..., x@p, ...)
 |
 E = x@p
+|
+G(..., x@p + I, ...)
+|
+E = x@p + I
 )
 
 @script:python@
