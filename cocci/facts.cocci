@@ -300,6 +300,8 @@ callpos = set()	# (file, line, col) of calls of functions of this file
 exit_funcs = {}	# file -> its __exit functions
 file_calls = {}	# file -> [(caller, callee)] of its calls rows
 tf_pending = []	# type-field writes through a parameter or local: exit_writes()
+local_alias_at = {}	# (file, line, col) of x in P = &x, P a local -> (function, P)
+deref_pending = []	# addr rows that wait for deref_flush()
 cmppos = set()	# (file, line, col) of &x compared with ==, !=
 spans = {}	# file -> [(first line, last line, function)]
 finished = set()	# files whose funcrefs were printed
@@ -1106,6 +1108,9 @@ def add_alias(P, V, L, pp, pv, pl, amp, local):
 	if local:
 		if fn == "-":
 			return
+		if amp:
+			local_alias_at[(f, int(pl[0].line), int(pl[0].column))] = \
+				(fn, ident(P))
 		key = (f, fn, ident(P))
 	else:
 		key = (f, ident(P))
@@ -1288,6 +1293,57 @@ def exit_writes():
 			wpos.add(key)
 			emit("writes", f, line, var, fn, "type-field")
 	del tf_pending[:]
+
+# "if (!b) b = &kmalloc_caches[type]; ... return (*b)[index];"
+# (mm/slab.h kmalloc_slab): &x stored in a local or parameter P is no
+# escape when every other mention of P in the function dereferences it
+# (P->f, P[i], *P, not as a call argument and not under &), assigns P,
+# steps it (P++) or tests it (!P, P == NULL, if (P)).  Writes through P
+# are the alias rules' rows of x; anything else (P passed, returned or
+# stored) keeps the addr row.
+CALL_OPEN_RE = re.compile(r"(\w+|[\]\)])\s*\($")
+NOT_CALLS = ("return", "if", "while", "switch", "sizeof", "typeof")
+
+def call_open(before):
+	"""Does text before end with the ( of a call?"""
+	m = CALL_OPEN_RE.search(before)
+	return m is not None and m.group(1) not in NOT_CALLS
+TEST_OPEN_RE = re.compile(r"\b(if|while)\s*\($")
+
+def deref_only(body, P):
+	for m in re.finditer(r"(?<![\w.>])%s\b" % re.escape(P), body):
+		before = body[:m.start()].rstrip()
+		after = body[m.end():].lstrip()
+		arg = before.endswith(",") or call_open(before)
+		if after.startswith(("->", "[")):
+			if before.endswith("&") or arg:
+				return False
+		elif before.endswith("*"):
+			pre = before[:-1].rstrip()
+			if pre.endswith("&") or pre.endswith(",") or \
+			   call_open(pre):
+				return False
+		elif re.match(r"=(?!=)|\+\+|--|[-+]=", after) or \
+		     before.endswith(("++", "--", "!")):
+			pass
+		elif re.match(r"[=!]=\s*NULL\b", after) or \
+		     TEST_OPEN_RE.search(before) and after.startswith(")"):
+			pass
+		else:
+			return False
+	return True
+
+def deref_flush():
+	for q, name, form, P in deref_pending:
+		text = None
+		for l1, l2, fn in spans.get(q.file, ()):
+			if fn == infunc(q) and l1 <= q.line <= l2:
+				text = COMMENT_RE.sub(blank, "\n".join(
+					src(q.file)[l1 - 1:l2]))
+				break
+		if text is None or not deref_only(text, P):
+			report_write(q, name, form)
+	del deref_pending[:]
 
 
 def reg_arg(G, x, p, pf):
@@ -2111,13 +2167,15 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
    (q.file, q.line, q.column) not in readpos:
 	at_file = infunc(q) == "-"
 	init_data = at_file and in_init_data(q)
-	if init_data:
-		report_write(q, name, "initdata-addr")
-	elif form == "element":
-		# &p[i] of a pointer p exposes the pointee, not p
-		report_write(q, name, subscript_form(q.file, name, "addr"))
+	la = local_alias_at.get((q.file, int(pl[0].line), int(pl[0].column)))
+	out = "initdata-addr" if init_data else \
+	      subscript_form(q.file, name, "addr") if form == "element" else "addr"
+	if la is not None and la[0] == infunc(q):
+		# P = &x... with P a local: an escape unless P is only
+		# dereferenced (deref_flush)
+		deref_pending.append((q, name, out, la[1]))
 	else:
-		report_write(q, name, "addr")
+		report_write(q, name, out)
 	if at_file and not init_data:
 		l0 = int(pl[0].line)
 		member_slot(q.file, q.line, name, span(q.file, max(l0 - 2, 1), 0, l0,
@@ -2273,6 +2331,7 @@ reg_arg(str(G), x, p, pf)
 @script:python fin@
 @@
 exit_writes()
+deref_flush()
 if CUR["file"] is not None:
 	funcrefs(CUR["file"])
 for rf in reads_pending:
