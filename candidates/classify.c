@@ -275,6 +275,8 @@ static const struct trap traps[] = {
 	  "include/linux/kobject.h" },
 	{ "struct resource", "parent, sibling and child (the resource tree)",
 	  "include/linux/ioport.h; written by __request_resource() and __release_resource() in kernel/resource.c whenever a child comes or goes" },
+	{ "struct clk_hw", "core and clk",
+	  "include/linux/clk-provider.h; rewritten at runtime by __clk_hw_set_clk() from clock ops, drivers/clk/clk-composite.c and drivers/clk/tegra/clk-periph.c" },
 };
 
 /*

@@ -56,6 +56,8 @@ static const char *const trap_types[] = {
 	"struct atomic_notifier_head", "struct blocking_notifier_head",
 	"struct raw_notifier_head", "struct srcu_notifier_head",
 	"struct xarray", "struct idr", "struct percpu_ref",
+	/* __clk_hw_set_clk() rewrites core and clk from clock ops at runtime */
+	"struct clk_hw",
 };
 
 /*
