@@ -983,6 +983,17 @@ def subscript_form(f, x, form):
 		return form
 	return "pointee-addr" if form == "addr" else "pointee"
 
+def array_arg(x, p):
+	"""x passed or stored whole: an escape if it is an array (the
+	aggregator reads defs.array for a name of another file)."""
+	q = Loc(p[0])
+	name = ident(x)
+	if not known_scalar(q.file, name) and \
+	   name not in funcs.get(q.file, ()) and infunc(q) != "-" and \
+	   not name.isupper() and \
+	   (q.file, q.line, q.column) not in readpos and not int_cast(x):
+		report_write(q, name, "array-arg")
+
 # "#define futex_hashsize (__futex_data.hashsize)": an object macro that
 # names an lvalue of a variable of the file (x, x.f..., x[i]...) is that
 # lvalue wherever the file writes it (kernel/futex/core.c writes the
@@ -2183,31 +2194,43 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
 		if ce != name and ce in defs.get(q.file, {}):
 			emit("params", q.file, q.line, name, "holder", "-", ce)
 
+// An array x passed or stored (x + i too: &x[i]). Two rules, like lv and
+// lvinc: a disjunction stops at the first branch that matches anywhere
+// in a statement, so "hybrid(pmu, f) = x;" (an lvalue macro, x86 perf)
+// matched the call branch on f and never stored x.
 @aa@
 global idexpression x;
-expression E, G, I;
+expression G, I;
 position p;
 @@
 (
 G(..., x@p, ...)
 |
-E = x@p
-|
 G(..., x@p + I, ...)
-|
-E = x@p + I
 )
 
 @script:python@
 x << aa.x;
 p << aa.p;
 @@
-q = Loc(p[0])
-name = ident(x)
-if not known_scalar(q.file, name) and name not in funcs.get(q.file, ()) \
-   and infunc(q) != "-" and not name.isupper() and \
-   (q.file, q.line, q.column) not in readpos and not int_cast(x):
-	report_write(q, name, "array-arg")
+array_arg(x, p)
+
+@aas@
+global idexpression x;
+expression E, I;
+position p;
+@@
+(
+E = x@p
+|
+E = x@p + I
+)
+
+@script:python@
+x << aas.x;
+p << aas.p;
+@@
+array_arg(x, p)
 
 // ---- writes through typed pointers (form type-field) -----------------------
 // E->f = v, E->f[i].g++, WRITE_ONCE(E->f, v), memcpy(&E->f, ...) where
