@@ -299,7 +299,7 @@ wpos = set()	# (file, line, col, var) already reported as a write
 callpos = set()	# (file, line, col) of calls of functions of this file
 exit_funcs = {}	# file -> its __exit functions
 file_calls = {}	# file -> [(caller, callee)] of its calls rows
-tf_pending = []	# type-field writes through a parameter or local: exit_writes()
+tf_pending = []	# type-field writes through a parameter or local (files with __exit)
 local_alias_at = {}	# (file, line, col) of x in P = &x, P a local -> (function, P)
 deref_pending = []	# addr rows that wait for deref_flush()
 cmppos = set()	# (file, line, col) of &x compared with ==, !=
@@ -473,10 +473,8 @@ def dropped_rows(f, text, head, body, b, l1, name):
 	if not names:
 		return
 	alt = "|".join(names)
-	for m in re.finditer(TEXT_WRITE_RE % (alt, alt), text[body:b]):
-		line = text.count("\n", 0, body + m.start()) + 1
-		emit("writes", f, line, m.group(4) or m.group(1), name,
-		     text_write_form(m))
+	for line, var, form in text_writes(f, text, body, b):
+		emit("writes", f, line, var, name, form)
 	# &x passed or stored (unary &: after ( , = ? : { ; ! or return, not
 	# the & of "a & x"): an escape in the dropped function; &p[i] of a
 	# pointer p exposes the pointee
@@ -490,6 +488,16 @@ def dropped_rows(f, text, head, body, b, l1, name):
 		form = subscript_form(f, m.group(1), "addr") if m.group(2) \
 		       else "addr"
 		emit("writes", f, line, m.group(1), name, form)
+
+def text_writes(f, text, a, b):
+	"""(line, variable, form) of each write of a variable of file f that
+	text[a:b] shows (TEXT_WRITE_RE)."""
+	alt = "|".join(re.escape(n) for n in sorted(defs.get(f, {})))
+	if not alt:
+		return []
+	pat = re.compile(TEXT_WRITE_RE % (alt, alt))
+	return [(text.count("\n", 0, m.start()) + 1, m.group(4) or m.group(1),
+		 text_write_form(m)) for m in pat.finditer(text, a, b)]
 
 def text_write_form(m):
 	"""The form of a TEXT_WRITE_RE match m."""
@@ -520,23 +528,16 @@ def macro_writers(f):
 	"""Emit the funcs and writes rows of the writing macros of .c file
 	f, and return their names."""
 	out = set()
-	names = sorted(defs.get(f, {}))
-	if not names or not f.endswith(".c"):
+	if not defs.get(f) or not f.endswith(".c"):
 		return out
 	text = COMMENT_RE.sub(blank, "\n".join(src(f)))
-	alt = "|".join(re.escape(n) for n in names)
-	pat = re.compile(TEXT_WRITE_RE % (alt, alt))
 	for d in DEFINE_RE.finditer(text):
 		m = MACRO_DEF_RE.match(d.group(0).lstrip())
 		if not m or m.group(1) in funcs.get(f, ()):
 			continue
 		macro = m.group(1)
 		l1 = text.count("\n", 0, d.start()) + 1
-		rows = []
-		for w in pat.finditer(text, d.start(), d.end()):
-			line = text.count("\n", 0, w.start()) + 1
-			rows.append((line, w.group(4) or w.group(1),
-				     text_write_form(w)))
+		rows = text_writes(f, text, d.start(), d.end())
 		if not rows:
 			continue
 		out.add(macro)
@@ -1218,20 +1219,27 @@ def registered_ptr(q, e):
 			return True
 		m = re.match(r"^([A-Za-z_]\w*)\s*(->|\.)", e)
 		return m is not None and registered_ptr(q, m.group(1))
+	text = func_text(q)
+	if text is None:
+		return False
+	for m in re.finditer(r"\b" + re.escape(e) + r"\s*=(?!=)", text):
+		if DERIVED_RE.match(text[m.end():]):
+			return True
+	# a parameter or a local: declared as *e in the function
+	# (attributes allowed: *table __free(kfree) = kzalloc(...))
+	return re.search(r"\*\s*" + re.escape(e) +
+			 r"\s*(__\w+\s*(\([^()]*\))?\s*)*[=;,)\[]",
+			 text) is None
+
+def func_text(q):
+	"""The text of the function around position q, comments and strings
+	blanked, or None at file scope."""
 	fn = infunc(q)
 	for l1, l2, name in spans.get(q.file, ()):
-		if name != fn or not l1 <= q.line <= l2:
-			continue
-		text = COMMENT_RE.sub(blank, "\n".join(src(q.file)[l1 - 1:l2]))
-		for m in re.finditer(r"\b" + re.escape(e) + r"\s*=(?!=)", text):
-			if DERIVED_RE.match(text[m.end():]):
-				return True
-		# a parameter or a local: declared as *e in the function
-		# (attributes allowed: *table __free(kfree) = kzalloc(...))
-		return re.search(r"\*\s*" + re.escape(e) +
-				 r"\s*(__\w+\s*(\([^()]*\))?\s*)*[=;,)\[]",
-				 text) is None
-	return False
+		if name == fn and l1 <= q.line <= l2:
+			return COMMENT_RE.sub(blank, "\n".join(
+				src(q.file)[l1 - 1:l2]))
+	return None
 
 def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 	q = Loc(p[0])
@@ -1262,8 +1270,10 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 	form = "type-field"
 	if not registered_ptr(q, e):
 		if rhs not in defs.get(q.file, {}):
-			tf_pending.append((q.file, q.line, q.column,
-					   ty + "->" + str(fld), infunc(q)))
+			if q.file in exit_funcs:
+				tf_pending.append((q.file, q.line, q.column,
+						   ty + "->" + str(fld),
+						   infunc(q)))
 			return
 		form = "type-store"
 	var = ty + "->" + str(fld)
@@ -1319,6 +1329,7 @@ def call_open(before):
 	"""Does text before end with the ( of a call?"""
 	m = CALL_OPEN_RE.search(before)
 	return m is not None and m.group(1) not in NOT_CALLS
+
 TEST_OPEN_RE = re.compile(r"\b(if|while)\s*\($")
 
 def deref_only(body, P):
@@ -1346,12 +1357,7 @@ def deref_only(body, P):
 
 def deref_flush():
 	for q, name, form, P in deref_pending:
-		text = None
-		for l1, l2, fn in spans.get(q.file, ()):
-			if fn == infunc(q) and l1 <= q.line <= l2:
-				text = COMMENT_RE.sub(blank, "\n".join(
-					src(q.file)[l1 - 1:l2]))
-				break
+		text = func_text(q)
 		if text is None or not deref_only(text, P):
 			report_write(q, name, form)
 	del deref_pending[:]
