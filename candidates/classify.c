@@ -671,7 +671,6 @@ static int const_read(const struct judge *j, uint32_t d,
 	return 1;
 }
 
-
 /* The first params row of KIND for W's variable on W's line, or NULL. */
 static const struct param *param_on_line(const struct judge *j,
 					 const struct write *w,
@@ -685,6 +684,7 @@ static const struct param *param_on_line(const struct judge *j,
 	}
 	return NULL;
 }
+
 /*
  * W, x named as a whole argument of a macro called at file scope (a
  * params row of kind macro): the macro may take its address and hand it
