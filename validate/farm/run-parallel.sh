@@ -23,7 +23,7 @@
 #                     says; rsync must be installed at both ends.
 #   --remote-tools D  the ro-campaign checkout on those machines, relative
 #                     to the login directory or absolute (default
-#                     ro-campaign)
+#                     ro-campaign; taken as it is, no ~ or $VAR)
 #
 # Every job's exit status and time are appended to DIR/parallel.log
 # (--joblog, one run after another).  A job counts as run when its
@@ -85,10 +85,14 @@ command -v parallel >/dev/null || die 70 "GNU parallel is not installed (make se
 dir=$(cd "$1" 2>/dev/null && pwd) || die 65 "$1: no such directory"
 shift
 [ -f "$dir/jobs.tsv" ] || die 65 "$dir: not a complete emission (no jobs.tsv)"
+# the names of jobs.tsv, checked below; not globbed
+set -f
 [ $# -gt 0 ] || set -- $(awk -F '\t' 'NR > 1 { print $1 }' "$dir/jobs.tsv")
+set +f
 for j; do
 	case $j in
-	job-[0-9]*) [ -f "$dir/$j/job.tsv" ] || die 65 "$dir/$j: no such job" ;;
+	job- | job-*[!0-9]*) usage_error "'$j' is not a job name (job-NNNN)" ;;
+	job-*) [ -f "$dir/$j/job.tsv" ] || die 65 "$dir/$j: no such job" ;;
 	*) usage_error "'$j' is not a job name (job-NNNN)" ;;
 	esac
 done
@@ -106,7 +110,9 @@ log=$dir/parallel.log
 	die 70 "cannot write $log"
 
 if [ -z "$logins" ]; then
-	parallel --will-cite -j "$n" --joblog "+$log" \
+	# -q: parallel quotes each word, so that no path is read as shell
+	# code (a space, $(...), a quote in DIR or in this checkout's path)
+	parallel --will-cite -q -j "$n" --joblog "+$log" \
 		sh "$top/validate/farm/run-job.sh" "$dir/{}" ::: "$@"
 	rc=$?
 else
@@ -119,7 +125,7 @@ else
 	cd "$(dirname "$dir")" || die 70 "cannot enter $(dirname "$dir")"
 	d=$(basename "$dir")
 	# shellcheck disable=SC2086
-	parallel --will-cite --sshloginfile "$logins" --joblog "+$log" \
+	parallel --will-cite -q --sshloginfile "$logins" --joblog "+$log" \
 		$envs --transferfile "$d/{}" --return "$d/{}" --cleanup \
 		sh "$rtools/validate/farm/run-job.sh" "$d/{}" ::: "$@"
 	rc=$?

@@ -53,7 +53,8 @@ command -v "$sbatch" >/dev/null || die 70 "$sbatch not found (Slurm's client, pa
 array=
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
-	job-[0-9]*) [ -f "$dir/$1/job.tsv" ] || die 65 "$dir/$1: no such job" ;;
+	job- | job-*[!0-9]*) usage_error "'$1' is not a job name (job-NNNN)" ;;
+	job-*) [ -f "$dir/$1/job.tsv" ] || die 65 "$dir/$1: no such job" ;;
 	*) usage_error "'$1' is not a job name (job-NNNN)" ;;
 	esac
 	k=${1#job-}

@@ -65,4 +65,77 @@ why="exit $rc: $(tr '\n' ' ' <"$st/farm2.out")"
 check "farm.sh: an emission of validate's files only is removed, then validate runs" \
 	all '[ ! -e "$d" ] && [ $rc -ne 0 ] && [ $rc -ne 65 ]'
 
+# ---- 2. run-parallel.sh: paths are data, not shell code -----------------------
+
+# A checkout and a jobs directory whose names are shell code; the job's
+# base commit is bad, so run-job.sh stops at once with exit 65 and
+# "bad base commit": that message is the proof it got the right path.
+evil='a b$(touch PWN1)`touch PWN2`;touch PWN3;'"'"'q'
+co=$st/co-$evil
+mkdir -p "$co/validate/farm" "$co/lib" "$st/cwd" "$st/remote"
+cp "$farm"/*.sh "$co/validate/farm/" && cp "$top/lib/args.sh" "$co/lib/" &&
+	cp "$bin" "$co/validate/validate"
+jd=$st/jobs-$evil
+mkdir -p "$jd/job-0001"
+printf 'job\tmembers\tcommand\njob-0001\t1\tsh validate/farm/run-job.sh job-0001\n' >"$jd/jobs.tsv"
+printf 'key\tvalue\njob\tjob-0001\nbase\tnot-a-commit\nkernel\t6.12.0\n' >"$jd/job-0001/job.tsv"
+pwned() {
+	find "$st" -name 'PWN*' | grep -q . && why="$(find "$st" -name 'PWN*' | tr '\n' ' ')created: shell code ran"
+}
+(cd "$st/cwd" && sh "$co/validate/farm/run-parallel.sh" "$jd") >"$st/par1.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$st/par1.out")"
+check "run-parallel.sh: a checkout and DIR named \$(..), \`..\`, ;, ' and a space: nothing runs as code" \
+	all '! pwned'
+why="exit $rc: $(tr '\n' ' ' <"$st/par1.out")"
+check "run-parallel.sh: the job got its own path (run-job.sh: bad base commit, exit 1)" \
+	all '[ $rc -eq 1 ] && grep -q "bad base commit" "$st/par1.out"'
+
+# over ssh: ssh is a local shell whose login directory is $st/remote
+cat >"$st/ssh" <<SSH
+#!/bin/sh
+while [ \$# -gt 0 ]; do
+	case \$1 in
+	-l | -p | -o | -i | -F) shift 2 ;;
+	-*) shift ;;
+	*) break ;;
+	esac
+done
+shift
+[ "\${1:-}" = -- ] && shift
+cd '$st/remote' || exit 255
+exec sh -c "\$*"
+SSH
+chmod +x "$st/ssh"
+echo "1/farmworker" >"$st/logins"
+(cd "$st/cwd" && env -u SHELL PARALLEL_SSH="$st/ssh" sh "$co/validate/farm/run-parallel.sh" \
+	--sshloginfile "$st/logins" --remote-tools "$co" "$jd") >"$st/par2.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$st/par2.out")"
+check "run-parallel.sh --sshloginfile: the same names over ssh: nothing runs as code" \
+	all '! pwned'
+why="exit $rc: $(tr '\n' ' ' <"$st/par2.out")"
+check "run-parallel.sh --sshloginfile: the job was copied there and got its own path" \
+	all '[ $rc -eq 1 ] && grep -q "bad base commit" "$st/par2.out" &&
+		[ -f "$st/remote/jobs-$evil/job-0001/job.tsv" ]'
+
+# a job name that leaves DIR: its status must not be removed
+mkdir -p "$st/jobs3/job-1" "$st/outside"
+printf 'job\tmembers\tcommand\n' >"$st/jobs3/jobs.tsv"
+: >"$st/outside/job.tsv"
+echo mine >"$st/outside/status"
+sh "$farm/run-parallel.sh" "$st/jobs3" job-1/../../outside >"$st/par3.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$st/par3.out")"
+check "run-parallel.sh job-1/../../outside: refused (exit 64), nothing removed outside DIR" \
+	all '[ $rc -eq 64 ] && [ -f "$st/outside/status" ]'
+mkdir -p "$st/bin"
+printf '#!/bin/sh\necho "sbatch $*" >>"%s/sbatch.calls"\n' "$st" >"$st/bin/sbatch"
+chmod +x "$st/bin/sbatch"
+SBATCH=$st/bin/sbatch sh "$farm/submit-slurm.sh" "$st/jobs3" job-1/../../outside >"$st/slurm3.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$st/slurm3.out")"
+check "submit-slurm.sh job-1/../../outside: refused (exit 64), nothing submitted" \
+	all '[ $rc -eq 64 ] && [ ! -e "$st/sbatch.calls" ]'
+
 finish
