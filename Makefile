@@ -22,18 +22,20 @@
 CACHE    ?= $(HOME)/.cache/ro-campaign
 KERNEL   ?= 6.12
 TARBALL  ?= /usr/src/linux-source-$(KERNEL).tar.xz
+# shq: $(1) in single quotes for the shell, so that a path is never code
+shq = '$(subst ','\'',$(1))'
 ifneq ($(TREE),)
 ifeq ($(origin TREE),command line)
 # A prepared tree (setup's own, or a test's) is used as it is; any other
 # git checkout is the user's, and setup clones it.
-USER_TREE := $(shell sh setup/tree-key.sh --user "$(TREE)" || echo '!')
+USER_TREE := $(shell sh setup/tree-key.sh --user $(call shq,$(TREE)) || echo '!')
 ifeq ($(USER_TREE),!)
 $(error TREE=$(TREE) is not usable (see the line above))
 endif
 endif
 endif
 ifneq ($(USER_TREE),)
-WORK     ?= $(CACHE)/own/$(shell sh setup/tree-key.sh --key "$(USER_TREE)")
+WORK     ?= $(CACHE)/own/$(shell sh setup/tree-key.sh --key $(call shq,$(USER_TREE)))
 override TREE := $(WORK)/linux
 else
 WORK     ?= $(CACHE)/$(KERNEL)

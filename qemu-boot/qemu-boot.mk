@@ -9,7 +9,7 @@ BOOT_SRCS := qemu-boot/boot.c qemu-boot/qemu.c qemu-boot/console.c \
 qemu-boot/boot: $(BOOT_SRCS) qemu-boot/boot.h $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(BOOT_SRCS) $(LIB)
 
-BUILD_DIR = $(shell sh qemu-boot/build-kernel.sh --config-only $(PROFILE) "$(TREE)" "$(WORK)" | tail -n 1)
+BUILD_DIR = $(shell sh qemu-boot/build-kernel.sh --config-only $(PROFILE) $(call shq,$(TREE)) $(call shq,$(WORK)) | tail -n 1)
 
 .PHONY: kernel initramfs boot
 kernel:

@@ -8,7 +8,9 @@
 #                                  did not prepare (the user's own); print
 #                                  nothing for a tree setup prepared
 #        tree-key.sh --key PATH    the work directory name of a user tree:
-#                                  its base name and a hash of its path
+#                                  its base name (each character but
+#                                  A-Za-z0-9._+- made _) and a hash of
+#                                  its path
 # The Makefile calls it before anything runs, so a wrong TREE= stops make
 # with this message instead of unpacking a tarball into a typo.
 # Exit: 0, 64 usage, 65 PATH is not a kernel git checkout (named).
@@ -17,6 +19,11 @@ set -eu
 prog_name=tree-key
 . "$(dirname "$0")/../lib/args.sh"
 
+case ${1:-} in
+-h | --help)
+	awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
+	exit 0 ;;
+esac
 [ $# -eq 2 ] || die 64 "usage: tree-key.sh --user|--key PATH"
 path=$2
 
@@ -39,7 +46,7 @@ case $1 in
 	;;
 --key)
 	abs=$(cd "$path" && pwd -P) || die 65 "TREE=$path: no such directory"
-	printf '%s-%s\n' "$(basename "$abs")" \
+	printf '%s-%s\n' "$(basename "$abs" | tr -c 'A-Za-z0-9._+\n-' _)" \
 		"$(printf '%s' "$abs" | sha1sum | cut -c1-8)"
 	;;
 *)
