@@ -39,6 +39,9 @@ force=0
 src=
 while [ $# -gt 0 ]; do
 	case $1 in
+	-h | --help)
+		awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
+		exit 0 ;;
 	--force) force=1; shift ;;
 	--from-git)
 		[ $# -ge 2 ] || die 64 "--from-git wants a directory"
@@ -54,7 +57,23 @@ tarball=$1
 tree=$2
 series_root=$3
 
+# A path that starts with - is not an option to the tools below.
+case $tarball in -*) tarball=./$tarball ;; esac
+case $tree in -*) tree=./$tree ;; esac
+case $series_root in -*) series_root=./$series_root ;; esac
+case $src in -*) src=./$src ;; esac
+
 [ -d "$series_root" ] || die 65 "$series_root: no such directory (the core patch series)"
+
+# Every patch a series lists is there, before anything is unpacked or
+# reset: the series for the tree is known only after that.
+for s in "$series_root/series" "$series_root"/*/series; do
+	[ -f "$s" ] || continue
+	grep -v '^#' "$s" | while read -r p; do
+		[ -z "$p" ] || [ -f "${s%/series}/$p" ] ||
+			die 65 "${s%/series}/$p: listed in $s but missing"
+	done || exit $?
+done
 
 # pick_series VERSION: set series_dir for a kernel version ("6.12.118")
 # as lib/ktree.sh's ktree_series picks it.
@@ -87,7 +106,7 @@ is_kernel_tree() {
 # user's edits, untracked files (ignored build products are left alone
 # by the reset and clean below, which skip -x).
 refuse_dirty() {
-	changed=$(git -C "$tree" status --porcelain --untracked-files=normal 2>/dev/null | head -n 20)
+	changed=$(git --no-optional-locks -C "$tree" status --porcelain --untracked-files=normal 2>/dev/null | head -n 20)
 	[ -n "$changed" ] || return 0
 	if [ $force -eq 1 ]; then
 		echo "setup-tree: --force: discarding uncommitted changes in $tree"
@@ -116,7 +135,7 @@ if [ -n "$src" ]; then
 	is_kernel_tree "$src_top" || die 65 "$src_top: not a Linux kernel tree"
 	src_commit=$(git -C "$src_top" rev-parse -q --verify 'HEAD^{commit}') ||
 		die 65 "$src_top: no commit yet"
-	src_dirty=$(git -C "$src_top" status --porcelain --untracked-files=normal 2>/dev/null | head -n 5)
+	src_dirty=$(git --no-optional-locks -C "$src_top" status --porcelain --untracked-files=normal 2>/dev/null | head -n 5)
 	if [ -n "$src_dirty" ]; then
 		echo "setup-tree: warning: $src_top has uncommitted changes; they stay as they are and are not part of the campaign, which runs on commit $(echo "$src_commit" | cut -c1-12):" >&2
 		echo "$src_dirty" | sed 's/^/  /' >&2

@@ -58,4 +58,47 @@ check "make -n help TREE=CHECKOUT named ;, \`..\`, ' and a space: nothing runs" 
 check "the work directory of that checkout is named with safe characters only" \
 	all 'grep -q "WORK=.*/own/k_b_touch_PWN2__touch_PWN3__q-[0-9a-f]\{8\}\"" "$t/make2.out"'
 
+# ---- setup-tree.sh ------------------------------------------------------------------
+
+# a one-patch series that adds core.txt
+mkdir -p "$t/gen" "$t/series"
+mk_kernel "$t/gen"
+printf 'core\n' >"$t/gen/core.txt"
+gitq "$t/gen" add core.txt
+gitq "$t/gen" commit -q -m "core: add core.txt"
+gitq "$t/gen" format-patch -q -1 -o "$t/series" >/dev/null
+(cd "$t/series" && ls *.patch) >"$t/series/series"
+
+# --from-git: the user's checkout, whose index is stale (a file's time
+# changed), is only read: git status would rewrite its .git/index
+mk_kernel "$t/user"
+touch -d '2001-01-01 00:00' "$t/user/Kconfig"
+before=$(sha1sum <"$t/user/.git/index")
+sh "$setup" --from-git "$t/user" /nonexistent.tar.xz "$t/own" "$t/series" >"$t/own.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$t/own.out")"
+check "setup-tree --from-git: the user's .git/index is not rewritten" \
+	all '[ $rc -eq 0 ] && [ "$(sha1sum <"$t/user/.git/index")" = "$before" ]'
+
+# a series that lists a missing patch: refused before the tarball is
+# unpacked
+mk_kernel "$t/src/linux-6.12"
+rm -rf "$t/src/linux-6.12/.git"
+tar -cJf "$t/linux.tar.xz" -C "$t/src" linux-6.12
+mkdir -p "$t/bad"
+cp "$t/series/"*.patch "$t/bad/"
+{ cat "$t/series/series"; echo 0002-gone.patch; } >"$t/bad/series"
+sh "$setup" "$t/linux.tar.xz" "$t/fresh" "$t/bad" >"$t/bad.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$t/bad.out")"
+check "setup-tree: a missing patch is named (exit 65) before anything is unpacked" \
+	all '[ $rc -eq 65 ] && grep -q "0002-gone.patch: listed in" "$t/bad.out" && [ ! -e "$t/fresh" ]'
+
+# a TREE named -tree, relative
+(cd "$t" && sh "$setup" linux.tar.xz -tree series) >"$t/dash.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$t/dash.out")"
+check "setup-tree: TREE=-tree (starts with -) is a path, prepared" \
+	all '[ $rc -eq 0 ] && [ -f "$t/-tree/core.txt" ] && [ -f "$t/-tree/.git/ro-campaign-core" ]'
+
 finish
