@@ -160,7 +160,16 @@ echo "campaign: kernel: $kernel_line" >&2
 
 cdir=$work/campaign/$name
 mkdir -p "$cdir/.stamps" || die 70 "cannot create $cdir"
+# Absolute from here on: git -C TREE reads a relative path from TREE, and
+# a relative WORK or VTREE would land inside it.
+work=$(cd "$work" && pwd) || die 70 "cannot enter $work"
+tree=$(cd "$tree" && pwd) || die 65 "cannot enter $tree"
+cdir=$work/campaign/$name
 vtree=${VTREE:-$work/vtree}
+case $vtree in
+/*) ;;
+*) vtree=$(pwd)/$vtree ;;
+esac
 times=$cdir/times.tsv
 printf 'stage\tseconds\tstatus\n' >"$times"
 t_start=$(date +%s)

@@ -22,6 +22,8 @@ validate/tests/symbolize: validate/tests/symbolize.c validate/elfcheck.c \
 # validation in a private work tree of TREE (VTREE, created at tag core).
 # Verdicts go to VJOURNAL; a rerun resumes.  BATCH's default is in
 # lib/defaults.h.
+# The work tree is added at its absolute path: git -C TREE would read a
+# relative VTREE (a relative WORK) from inside TREE.
 CANDIDATES ?=
 BATCH      ?=
 VTREE      ?= $(WORK)/vtree
@@ -37,7 +39,7 @@ VALIDATE_CMD = $(if $(FARM),sh validate/farm/farm.sh --runner $(FARM) --dir "$(F
 validate: validate/validate qemu-boot/boot
 	@test -n "$(CANDIDATES)" || \
 		{ echo "make validate: set CANDIDATES=FILE (a candidates TSV)" >&2; exit 64; }
-	@test -d "$(VTREE)" || git -C "$(TREE)" worktree add --detach "$(VTREE)" core
+	@test -d "$(VTREE)" || git -C "$(TREE)" worktree add --detach "$$(realpath -m -- "$(VTREE)")" core
 	$(VALIDATE_CMD) --candidates "$(CANDIDATES)" --tree "$(VTREE)" \
 		--work "$(WORK)" --profile $(PROFILE) $(if $(BATCH),--batch $(BATCH)) \
 		--journal "$(VJOURNAL)" --accel $(ACCEL) $(if $(COVER_PLAN),--cover-plan "$(COVER_PLAN)") \
