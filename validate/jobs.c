@@ -502,6 +502,11 @@ void job_load(struct ctx *x, const char *dir, struct job *jb)
 		free(p);
 	jb->cands = xasprintf("%s/candidates.tsv", jb->dir);
 	jb->journal = xasprintf("%s/journal.tsv", jb->dir);
+	/* a rerun: the journal.hash of an earlier run is no longer true */
+	p = xasprintf("%s/journal.hash", jb->dir);
+	if (unlink(p) && errno != ENOENT)
+		die(RC_HOST, "%s: %s", p, strerror(errno));
+	free(p);
 	tsv_table_free(&k.t);
 }
 
@@ -563,6 +568,39 @@ int job_mark_siblings(struct ctx *x, const struct job *jb)
 		warnx("%s: %d #ifdef sibling%s annotated with the members, decided by their own job",
 		      jb->name, n, n == 1 ? "" : "s");
 	return n;
+}
+
+/*
+ * The hash of a job's journal, when the job has finished: --merge takes
+ * the journal only as it was then (an edited verdict is not merged).
+ * "fnv1a" is lib's 64-bit FNV-1a of the whole file.
+ */
+static char *journal_hash(const char *path, size_t *len)
+{
+	char *buf = read_file(path, len), *h;
+
+	if (!buf)
+		return NULL;
+	h = xasprintf("%016llx", fnv1a(FNV1A_INIT, buf, *len));
+	free(buf);
+	return h;
+}
+
+void job_finish(const struct job *jb)
+{
+	char *p = xasprintf("%s/journal.hash", jb->dir), *h;
+	size_t len;
+	struct sb s;
+
+	h = journal_hash(jb->journal, &len);
+	if (!h)
+		die(RC_HOST, "%s: %s", jb->journal, strerror(errno));
+	sb_init(&s);
+	sb_addf(&s, "key\tvalue\nfnv1a\t%s\nbytes\t%zu\n", h, len);
+	put_file(p, s.buf, s.len);
+	sb_free(&s);
+	free(h);
+	free(p);
 }
 
 /* ---- merge ------------------------------------------------------------------ */
@@ -677,6 +715,46 @@ static char *job_status(const char *jdir)
 	return r;
 }
 
+/*
+ * A job's journal against the hash its job recorded when it finished:
+ * 0 the same, 1 no hash (the job did not finish: nothing of it is
+ * merged, its rerun resumes from that journal), -1 changed since, or the
+ * hash cannot be read (warned, naming the job).
+ */
+static int journal_check(const char *jdir, const char *jp, const char *name)
+{
+	char *p = xasprintf("%s/journal.hash", jdir), *h = NULL;
+	const char *want = NULL;
+	struct kv k;
+	size_t len;
+	int r = -1;
+
+	if (access(p, F_OK)) {
+		warnx("%s: the job did not finish (no %s): its journal is not merged; rerun the job",
+		      name, p);
+		free(p);
+		return 1;
+	}
+	if (kv_load(&k, p)) {
+		warnx("%s: %s is not valid (see above)", name, p);
+		free(p);
+		return -1;
+	}
+	want = kv_get(&k, "fnv1a", NULL);
+	h = journal_hash(jp, &len);
+	if (!want || !h)
+		warnx("%s: %s has no fnv1a row, or %s cannot be read", name, p, jp);
+	else if (strcmp(want, h))
+		warnx("%s: %s was changed after the job finished (fnv1a %s, %s recorded %s): not merged; rerun the job, or restore its journal",
+		      name, jp, h, p, want);
+	else
+		r = 0;
+	free(h);
+	tsv_table_free(&k.t);
+	free(p);
+	return r;
+}
+
 struct merge {
 	struct journal j;
 	struct keyset done;	/* decided in the campaign journal */
@@ -708,6 +786,13 @@ static int merge_job(struct merge *m, const char *jdir, const char *name,
 	*members = (int)mem.n;
 	if (access(jp, F_OK)) {
 		left = (int)mem.n;
+		goto out;
+	}
+	switch (journal_check(jdir, jp, name)) {
+	case 1:
+		left = (int)mem.n;
+		goto out;
+	case -1:
 		goto out;
 	}
 	if (journal_read(jp, &rows)) {

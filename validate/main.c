@@ -416,5 +416,7 @@ int main(int argc, char **argv)
 	decided = undecided - x.counts[V_UNDECIDED] - x.counts[V_SKIPPED] + nsib;
 	write_stats(&x, decided);
 	journal_close(&x.j);
+	if (o.job)
+		job_finish(&jb);
 	return RC_OK;
 }

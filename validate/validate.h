@@ -238,6 +238,7 @@ void jobs_emit(struct ctx *x, const char *dir, const char *cands,
 void job_load(struct ctx *x, const char *dir, struct job *jb);
 void job_check(struct ctx *x, const struct job *jb);
 int job_mark_siblings(struct ctx *x, const struct job *jb);
+void job_finish(const struct job *jb);
 int jobs_merge(const char *dir, const char *journal);
 
 #endif

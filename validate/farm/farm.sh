@@ -98,7 +98,7 @@ rm_emission() {
 		rmdir "$j/base" 2>/dev/null
 		rm_files "$j" job.tsv candidates.tsv 'baseline-*.tsv' \
 			cover.config extra.patch journal.tsv validate.log \
-			validate.lock stats.tsv run.log status slurm.out \
+			validate.lock stats.tsv run.log status slurm.out journal.hash \
 			annotate.diff annotate.err annotate.list apply.out \
 			build.out git.out rev-list.out rev.out status.out
 		rmdir "$j" 2>/dev/null

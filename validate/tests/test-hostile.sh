@@ -138,4 +138,47 @@ why="exit $rc: $(tr '\n' ' ' <"$st/slurm3.out")"
 check "submit-slurm.sh job-1/../../outside: refused (exit 64), nothing submitted" \
 	all '[ $rc -eq 64 ] && [ ! -e "$st/sbatch.calls" ]'
 
+# ---- 3. --merge takes a job's journal only as it was when the job finished ----
+
+# fnv1a FILE: lib's 64-bit FNV-1a of FILE, as journal.hash records it
+fnv1a() {
+	_h=-3750763034362895579
+	for _b in $(od -An -v -tu1 "$1"); do
+		_h=$(( (_h ^ _b) * 1099511628211 ))
+	done
+	printf '%016x\n' "$_h"
+}
+TAB=$(printf '\t')
+# an emission of one job of one member, x in init/main.c, rejected; the
+# job finished (journal.hash)
+mk_emission() {
+	rm -rf "$1"
+	mkdir -p "$1/job-0001" "$st/camp"
+	printf 'key\tvalue\nemission\t1.1\nprofile\tfast\nconfig_hash\t0123456789ab\ncore_hash\tba9876543210\njournal\t%s\n' \
+		"$st/camp/journal.tsv" >"$1/farm.tsv"
+	printf 'job\tmembers\tcommand\njob-0001\t1\tsh validate/farm/run-job.sh job-0001\n' >"$1/jobs.tsv"
+	printf 'file\tline\tname\tjob_role\ninit/main.c\t3\tx\tmember\n' >"$1/job-0001/candidates.tsv"
+	printf 'time\tvariable\tfile\tline\tbatch\tverdict\tevidence\tlevel\tconfig_hash\tcore_hash\n2026-01-01T00:00:00Z\tx\tinit/main.c\t3\tjob-0001.1.1\trejected\tboot: oops\t-\t0123456789ab\tba9876543210\n' \
+		>"$1/job-0001/journal.tsv"
+	printf 'key\tvalue\nfnv1a\t%s\nbytes\t%s\n' "$(fnv1a "$1/job-0001/journal.tsv")" \
+		"$(wc -c <"$1/job-0001/journal.tsv")" >"$1/job-0001/journal.hash"
+	printf 'key\tvalue\nrc\t0\nhost\tw\nslot\t1\nseconds\t1\n' >"$1/job-0001/status"
+	rm -f "$st/camp/journal.tsv"
+}
+mk_emission "$st/em"
+"$bin" --merge "$st/em" >"$st/merge1.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$st/merge1.out")"
+check "--merge of a finished job: its rejection is merged (exit 0)" \
+	all '[ $rc -eq 0 ] && grep -q "${TAB}rejected${TAB}" "$st/camp/journal.tsv"'
+
+mk_emission "$st/em"
+sed -i 's/\trejected\tboot: oops\t-\t/\taccepted\tbuilt=init\/main.o\tbuilt\t/' "$st/em/job-0001/journal.tsv"
+"$bin" --merge "$st/em" >"$st/merge2.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$st/merge2.out")"
+check "--merge of a job whose rejection was edited into an acceptance: exit 65, naming the job, nothing merged" \
+	all '[ $rc -eq 65 ] && grep -q "job-0001: .*changed after the job finished" "$st/merge2.out" &&
+		! grep -q accepted "$st/camp/journal.tsv"'
+
 finish
