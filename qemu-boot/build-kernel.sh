@@ -26,6 +26,9 @@
 # kernel versions and nothing is dropped silently.  The results land in
 # BUILD/ro-campaign/: bzImage, vmlinux, System.map, modroot/
 # (modules_install), kernelrelease.
+# kbuild builds no tree and into no directory whose path has a space or
+# a colon (exit 65, before anything is configured); this checkout's path
+# may have them.
 # The last line on stdout is the build directory.
 # DISTCC_HOSTS (distcc's host list, "host1/8 host2/8"), or DISTCC=1 for
 # distcc's own configuration, compiles through distcc as ccache's prefix
@@ -66,9 +69,11 @@ if [ "$profile" = cover ]; then
 	bad=$(grep -nv -e '^CONFIG_[A-Za-z0-9_]*=[ym]$' -e '^#' -e '^$' "$cover_frag" | head -n 1)
 	[ -z "$bad" ] || die 65 "$cover_frag:${bad%%:*}: not a CONFIG_X=y|m line: ${bad#*:}"
 fi
+# The fragments are the positional parameters from here on: a path with a
+# space is one word.
 case $base_profile in
-fast)	base=tinyconfig; frags="" ;;
-wide)	base=x86_64_defconfig; frags="$tree/kernel/configs/kvm_guest.config" ;;
+fast)	base=tinyconfig; set -- ;;
+wide)	base=x86_64_defconfig; set -- "$tree/kernel/configs/kvm_guest.config" ;;
 *)	if [ "$profile" = cover ]; then
 		die 64 "unknown COVER_BASE '$base_profile' (known: fast wide)"
 	fi
@@ -76,10 +81,17 @@ wide)	base=x86_64_defconfig; frags="$tree/kernel/configs/kvm_guest.config" ;;
 esac
 [ -f "$tree/Makefile" ] && [ -d "$tree/arch/x86" ] ||
 	die 65 "$tree: not a kernel tree (run 'make setup' first)"
-frags="$frags $here/configs/common.config $here/configs/$base_profile.config"
+set -- "$@" "$here/configs/common.config" "$here/configs/$base_profile.config"
+for f; do
+	[ -f "$f" ] || die 65 "$f: no such config fragment (profile $base_profile)"
+done
 
 tree=$(cd "$tree" && pwd -P)
-dirkey=$( (echo "$base $tree"; for f in $frags; do cat "$f"; done) | sha1sum | cut -c1-12)
+# kbuild takes no space or colon in the tree's path or the build's
+case $tree in
+*[[:space:]:]*) die 65 "$tree: kbuild cannot build a tree whose path has a space or a colon (move it, or clone it elsewhere)" ;;
+esac
+dirkey=$( (echo "$base $tree"; cat -- "$@") | sha1sum | cut -c1-12)
 # The configuration key adds the commit the tree is at (its Kconfig files
 # decide .config) and the cover fragment: when either changes, the
 # directory is configured again in place.  Otherwise the first build after
@@ -93,6 +105,9 @@ else
 	out=$work/build/$profile-$dirkey
 	key=$(echo "$dirkey $head" | sha1sum | cut -c1-12)
 fi
+case $out in
+*[[:space:]:]*) die 65 "$out: kbuild cannot build into a directory whose path has a space or a colon (WORK=)" ;;
+esac
 shared=${CACHE:-$work}
 mkdir -p "$out" "$shared/ccache"
 
@@ -132,7 +147,7 @@ check_fragments() {
 	absent=
 	unmet=
 	rm -f "$out/.ro-campaign-symbols"
-	for f in "$here/configs/common.config" "$here/configs/$base_profile.config" $cover_frag; do
+	for f in "$here/configs/common.config" "$here/configs/$base_profile.config" ${cover_frag:+"$cover_frag"}; do
 		case $f in
 		"$here"/*) fname=qemu-boot/${f#"$here"/} ;;
 		*) fname=$f ;;
@@ -181,9 +196,22 @@ fi
 if ! configured; then
 	echo "build-kernel: configuring $profile ($base + fragments${cover_frag:+ + $cover_frag}) in $out" >&2
 	kmake "$base" >/dev/null
-	# shellcheck disable=SC2086
-	"$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
-		$frags $cover_frag >"$out/merge_config.log" 2>&1 ||
+	# merge_config.sh splits its file list on spaces, and makes its
+	# temporary files in the current directory: it runs in the build
+	# directory on copies of the fragments (no space in their names).
+	fd=$out/.ro-campaign-fragments
+	rm -rf "$fd"
+	mkdir "$fd" || die 70 "cannot create $fd"
+	i=0
+	for f in "$@" ${cover_frag:+"$cover_frag"}; do
+		i=$((i + 1))
+		c=$i-$(basename "$f" | tr -c 'A-Za-z0-9._\n-' _)
+		cp -- "$f" "$fd/$c" || die 70 "cannot copy $f to $fd"
+		set -- "$@" ".ro-campaign-fragments/$c"
+	done
+	shift $(($# - i))
+	(cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O . .config "$@") \
+		>"$out/merge_config.log" 2>&1 ||
 		die 65 "merge_config failed, see $out/merge_config.log"
 	kmake olddefconfig >/dev/null
 	check_fragments >"$out/.ro-campaign-config-warnings.new" ||

@@ -13,8 +13,9 @@
 # host that does not answer is left out with a warning.  localhost (the
 # local machine, by distcc's rule) and +zeroconf (counted as 4 slots) are
 # kept unprobed.
-# A host's slots are its /LIMIT, else distcc's default: 4, and 2 for
-# localhost.
+# A host's slots are its /LIMIT (at most 1000, a larger one is capped with
+# a warning), else distcc's default: 4, and 2 for localhost.  A host
+# listed again (the same host and port) is counted once, with a warning.
 #
 # Prints two lines on stdout: the slot count, then the hosts that answer
 # (a DISTCC_HOSTS value, options kept).
@@ -22,6 +23,9 @@
 # not installed.
 
 set -u
+# The host list is split into words, never globbed (a "*" is not the
+# current directory's files).
+set -f
 prog_name=distcc-hosts
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/args.sh"
@@ -36,6 +40,7 @@ printf 'int ro_campaign_probe(int x)\n{\n\treturn x * 3;\n}\n' >"$tmp/probe.c"
 
 slots=0
 up=
+seen=" "
 for h in $hosts; do
 	case $h in
 	--*) up="$up $h"; continue ;;
@@ -44,7 +49,18 @@ for h in $hosts; do
 	spec=${h%%,*}
 	limit=
 	case $spec in */*) limit=${spec#*/}; spec=${spec%%/*} ;; esac
-	case $limit in '' | *[!0-9]*) limit= ;; esac
+	case $limit in '' | 0* | *[!0-9]*) limit= ;; esac
+	if [ -n "$limit" ] && { [ ${#limit} -gt 4 ] || [ "$limit" -gt 1000 ]; }; then
+		echo "distcc-hosts: warning: distcc host $h: /$limit capped at 1000 slots" >&2
+		limit=1000
+		h=$spec/1000${h#"${h%%,*}"}
+	fi
+	case $seen in
+	*" $spec "*)
+		echo "distcc-hosts: warning: distcc host $spec is listed again ($h): counted once" >&2
+		continue ;;
+	esac
+	seen="$seen$spec "
 	if [ "$spec" = localhost ]; then
 		up="$up $h"
 		slots=$((slots + ${limit:-2}))
