@@ -238,7 +238,7 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 			    x->profile);
 }
 
-/* Absolute paths, the tools, the state directory next to the journal. */
+/* Absolute paths and the tools: nothing is written yet. */
 static void setup_paths(struct ctx *x, struct opts *o, const char *argv0)
 {
 	char *p, *t;
@@ -267,6 +267,17 @@ static void setup_paths(struct ctx *x, struct opts *o, const char *argv0)
 	if (!o->journal)
 		o->journal = xasprintf("%s/validate/%s/journal.tsv", x->work,
 				       x->profile);
+}
+
+/*
+ * The state directory next to the journal, made if need be: only after
+ * the input passed the checks that need no lock (setup_paths(), the
+ * candidates), so that a refused run leaves nothing behind.
+ */
+static void setup_state(struct ctx *x, struct opts *o)
+{
+	char *p, *t;
+
 	p = xstrdup(o->journal);
 	t = strrchr(p, '/');
 	if (t)
@@ -287,7 +298,6 @@ static void check_input(struct ctx *x, struct opts *o, struct cands *c)
 {
 	int dirty;
 
-	cands_load(o->cands, c);
 	x->c = c;
 	x->msg = xcalloc(c->n + 1, sizeof(char *));
 	x->not_found = xcalloc(c->n + 1, 1);
@@ -345,6 +355,8 @@ int main(int argc, char **argv)
 	if (o.emit)
 		jobs_emit_check(o.emit);
 	setup_paths(&x, &o, argv[0]);
+	cands_load(o.cands, &c);
+	setup_state(&x, &o);
 	p = spath(&x, "validate.lock");
 	lock_file(p);
 	free(p);

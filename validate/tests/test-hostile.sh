@@ -181,4 +181,18 @@ check "--merge of a job whose rejection was edited into an acceptance: exit 65, 
 	all '[ $rc -eq 65 ] && grep -q "job-0001: .*changed after the job finished" "$st/merge2.out" &&
 		! grep -q accepted "$st/camp/journal.tsv"'
 
+# ---- 4. a refused run leaves no journal directory behind ------------------------
+
+mkdir -p "$st/gtree" "$st/w4"
+git -C "$st/gtree" init -q
+printf 'file\tline\tname\n' >"$st/bad-cands.tsv"
+for c in "$st/no-such.tsv" "$st/bad-cands.tsv"; do
+	"$bin" --candidates "$c" --tree "$st/gtree" --work "$st/w4" \
+		--tools "$top" --journal "$st/jdir/sub/journal.tsv" >"$st/jd.out" 2>&1
+	rc=$?
+	why="exit $rc: $(tr '\n' ' ' <"$st/jd.out")"
+	check "validate --candidates ${c##*/} (refused, exit 64 or 65): the journal's directory is not made" \
+		all '{ [ $rc -eq 64 ] || [ $rc -eq 65 ]; } && [ ! -e "$st/jdir" ]'
+done
+
 finish
