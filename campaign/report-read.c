@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "journal.h"
 #include "report.h"
@@ -242,12 +243,17 @@ void link_patches(struct report *r, const char *queue)
 {
 	char *path = xasprintf("%s/series", queue), *series, *line, *next;
 	unsigned long lineno = 0;
+	struct stat st;
 	size_t len;
 
 	series = read_file(path, &len);
 	if (!series) {
 		if (errno != ENOENT)
 			die(RC_HOST, "%s: %s", path, strerror(errno));
+		/* a queue without patches has no series; a typo has no queue */
+		if (stat(queue, &st) || !S_ISDIR(st.st_mode))
+			die(RC_DATA, "--queue %s: no such directory (the queue that patches/queue.sh wrote)",
+			    queue);
 		free(path);
 		return;
 	}

@@ -78,4 +78,24 @@ check "make validate WORK=$rel (relative): the work tree is WORK/vtree" \
 	all '[ -f "$t/mw/vtree/init/main.c" ] &&
 		git -C "$deep/tree" worktree list | grep -q "^$t/mw/vtree "'
 
+# ---- report --queue: a directory that is not there ------------------------------
+
+printf 'file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\n' >"$t/rc.tsv"
+mkdir -p "$t/rep" "$t/rep2"
+printf 'time\tvariable\tfile\tline\tbatch\tverdict\tevidence\tlevel\tconfig_hash\tcore_hash\n' >"$t/rj.tsv"
+"$here/report" --candidates "$t/rc.tsv" --journal "$t/rj.tsv" --out "$t/rep" \
+	--queue "$t/no-such-queue" >"$t/rep.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$t/rep.out")"
+check "report --queue /nonexistent: exit 65 naming it, no report written" \
+	all '[ $rc -eq 65 ] && grep -q "no-such-queue: no such directory" "$t/rep.out" &&
+		[ ! -e "$t/rep/report.html" ]'
+mkdir -p "$t/empty-queue"
+"$here/report" --candidates "$t/rc.tsv" --journal "$t/rj.tsv" --out "$t/rep2" \
+	--queue "$t/empty-queue" >"$t/rep2.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$t/rep2.out")"
+check "report --queue on a queue with no patches (no series): a report, exit 0" \
+	all '[ $rc -eq 0 ] && [ -f "$t/rep2/report.html" ]'
+
 finish
