@@ -53,7 +53,8 @@ static const char usage_text[] =
 "and cmdline (the QEMU command).\n"
 "\n"
 "Exit status: 0 pass, 1 fail, 2 hang, 3 invalid (the control did not show\n"
-"protection on), 64 usage error, 70 host-side error.\n";
+"protection on), 64 usage error, 65 the kernel is not a bzImage, 70\n"
+"host-side error.\n";
 
 static _Noreturn void usage_error(const char *fmt,
 						   const char *arg)
@@ -174,6 +175,32 @@ static void check_file(const char *what, const char *path)
 		fprintf(stderr, "boot: error: %s %s: %s\n", what, path,
 			errno ? strerror(errno) : "not a regular file");
 		exit(EXIT_HOST);
+	}
+}
+
+/*
+ * An x86 bzImage has the boot protocol's "HdrS" at offset 0x202
+ * (Documentation/arch/x86/boot.rst); anything else is not a kernel QEMU
+ * can boot, so it is refused before QEMU starts.
+ */
+static void check_bzimage(const char *path)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		fprintf(stderr, "boot: error: kernel %s: %s\n", path,
+			strerror(errno));
+		exit(EXIT_HOST);
+	}
+	n = pread(fd, magic, sizeof(magic), 0x202);
+	close(fd);
+	if (n != (ssize_t)sizeof(magic) || memcmp(magic, "HdrS", 4)) {
+		fprintf(stderr,
+			"boot: error: kernel %s: not an x86 bzImage (no \"HdrS\" boot header at offset 0x202; build it with make kernel)\n",
+			path);
+		exit(RC_DATA);
 	}
 }
 
@@ -319,6 +346,7 @@ int main(int argc, char **argv)
 	parse_args(&o, argc, argv);
 	initrd = o.initrd ? o.initrd : default_initrd(o.kernel);
 	check_file("kernel", o.kernel);
+	check_bzimage(o.kernel);
 	check_file("initrd", initrd);
 	if (make_dirs(o.out) != 0)
 		host_error("cannot create --out directory: %s", strerror(errno));

@@ -116,4 +116,15 @@ check "distcc-hosts.sh: localhost listed three times counts once (2 slots, one h
 	all '[ "$(head -n 1 "$t/dh3.out")" = 2 ] && [ "$(sed -n 2p "$t/dh3.out")" = localhost/2 ] &&
 		grep -q "listed again" "$t/dh3.err"'
 
+# ---- boot: the kernel must be a bzImage -------------------------------------------------
+
+[ -x "$here/boot" ] || make -C "$root" -s qemu-boot/boot >/dev/null
+printf 'not a kernel\n' >"$t/notes.txt"
+"$here/boot" --out "$t/bootout" --initrd "$t/notes.txt" --timeout 10 \
+	"$t/notes.txt" >"$t/boot.out" 2>&1
+rc=$?
+why="exit $rc: $(tail -n 3 "$t/boot.out" | tr '\n' ' ')"
+check "boot TEXT-FILE: exit 65, not a bzImage, before QEMU or --out" \
+	all '[ $rc -eq 65 ] && grep -q "not an x86 bzImage" "$t/boot.out" && [ ! -e "$t/bootout" ]'
+
 finish
