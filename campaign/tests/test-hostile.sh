@@ -71,7 +71,7 @@ deep=$t/1/2/3/4/5/6/7/8/9/10/11/12
 mk_tree "$deep/tree"
 mkdir -p "$t/mw"
 rel=$(realpath --relative-to="$top" "$t/mw")
-env -u WORK -u VTREE -u USER_TREE make -C "$top" -s validate TREE="$deep/tree" \
+env -u WORK -u VTREE -u USER_TREE -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" -s validate TREE="$deep/tree" \
 	WORK="$rel" CANDIDATES="$t/none.tsv" >"$t/mv.out" 2>&1
 why="$(tail -n 4 "$t/mv.out" | tr '\n' ' ')"
 check "make validate WORK=$rel (relative): the work tree is WORK/vtree" \

@@ -40,7 +40,7 @@ mk_kernel() {
 
 # ---- the Makefile: TREE= is a path, never shell code ----------------------------
 
-env -u WORK -u USER_TREE make -C "$top" -n help TREE="x\`touch $t/PWN1\`y" >"$t/make1.out" 2>&1
+env -u WORK -u USER_TREE -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" -n help TREE="x\`touch $t/PWN1\`y" >"$t/make1.out" 2>&1
 why="$(tr '\n' ' ' <"$t/make1.out")"
 check "make -n help TREE='x\`touch PWN\`y': the command does not run" \
 	all '[ ! -e "$t/PWN1" ] && grep -q "is not usable" "$t/make1.out"'
@@ -50,7 +50,7 @@ check "make -n help TREE='x\`touch PWN\`y': the command does not run" \
 evil='k b;touch PWN2;`touch PWN3`'"'"'q'
 mkdir -p "$t/cwd"
 mk_kernel "$t/$evil"
-(cd "$t/cwd" && env -u WORK -u USER_TREE make -C "$top" -n help TREE="$t/$evil") >"$t/make2.out" 2>&1
+(cd "$t/cwd" && env -u WORK -u USER_TREE -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top" -n help TREE="$t/$evil") >"$t/make2.out" 2>&1
 rc=$?
 why="exit $rc: $(tr '\n' ' ' <"$t/make2.out")"
 check "make -n help TREE=CHECKOUT named ;, \`..\`, ' and a space: nothing runs" \
