@@ -16,6 +16,7 @@
 # A host's slots are its /LIMIT (at most 1000, a larger one is capped with
 # a warning), else distcc's default: 4, and 2 for localhost.  A host
 # listed again (the same host and port) is counted once, with a warning.
+# A name with a * or ? (a glob, not a host) is left out, with a warning.
 #
 # Prints two lines on stdout: the slot count, then the hosts that answer
 # (a DISTCC_HOSTS value, options kept).
@@ -49,6 +50,11 @@ for h in $hosts; do
 	spec=${h%%,*}
 	limit=
 	case $spec in */*) limit=${spec#*/}; spec=${spec%%/*} ;; esac
+	case $spec in
+	*[*?]*)
+		echo "distcc-hosts: warning: '$h' is not a distcc host (a * or ? in it): left out" >&2
+		continue ;;
+	esac
 	case $limit in '' | 0* | *[!0-9]*) limit= ;; esac
 	if [ -n "$limit" ] && { [ ${#limit} -gt 4 ] || [ "$limit" -gt 1000 ]; }; then
 		echo "distcc-hosts: warning: distcc host $h: /$limit capped at 1000 slots" >&2
