@@ -85,8 +85,9 @@ command -v parallel >/dev/null || die 70 "GNU parallel is not installed (make se
 dir=$(cd "$1" 2>/dev/null && pwd) || die 65 "$1: no such directory"
 shift
 [ -f "$dir/jobs.tsv" ] || die 65 "$dir: not a complete emission (no jobs.tsv)"
-# the names of jobs.tsv, checked below; not globbed
+# the names of jobs.tsv, checked below; split, not globbed
 set -f
+# shellcheck disable=SC2046
 [ $# -gt 0 ] || set -- $(awk -F '\t' 'NR > 1 { print $1 }' "$dir/jobs.tsv")
 set +f
 for j; do
