@@ -300,8 +300,15 @@ static void parse_kconfig(const char *rel, int depth, int optional)
 			continue;
 		}
 		if (kw(s, "config") || kw(s, "menuconfig")) {
-			const char *n = skip_ws(strpbrk(s, " \t"));
+			char *sp = strpbrk(s, " \t"), *n, *c;
 
+			/* "config" alone, or "config A B": not a symbol */
+			n = sp ? skip_ws(sp) : s + strlen(s);
+			for (c = n; is_ident_char((unsigned char)*c); c++)
+				;
+			if (c == n || *c)
+				die(RC_DATA, "%s:%d: '%s' does not name one symbol",
+				    rel, lineno, s);
 			cur = sym_id(n);
 			owner = 'y';
 			if (syms[cur].where && (other || !syms[cur].other_arch)) {

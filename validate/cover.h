@@ -13,7 +13,6 @@
 #include "strtab.h"
 
 #define ARCH "x86"
-#define MAX_DEPTH 16
 #define CONFIG_BATCH 100	/* symbols per scripts/config call */
 #define MAX_ROUNDS 4		/* of the dependency closure */
 
@@ -77,5 +76,6 @@ size_t depends_round(void);
 void need_add(struct need *n, const uint32_t *ids, size_t k);
 void need_free(struct need *n);
 void need_file(const char *file, struct need *out);
+char *path_collapse(const char *path);
 
 #endif
