@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-cover-hostile.sh - cover-plan on careless and hostile input (issue
-# 34, items 4, 5 and 8; issue 29, item 3), on small
+# test-cover-hostile.sh - cover-plan and validate's git on careless and
+# hostile input (issue 34, items 4, 5 and 8; issue 29, item 3), on small
 # fixture trees made here: a Kconfig "config" line without a name, .c
 # files that #include each other, twelve composites that name each other,
 # $(obj)/ and $(objtree)/ members, a kbuild file that includes another
-# (virt/kvm/Makefile.kvm's kvm-y := $(KVM)/kvm_main.o), and relative
-# paths.  The fixture's olddefconfig keeps the .config as scripts/config left it (only the kbuild side is judged
+# (virt/kvm/Makefile.kvm's kvm-y := $(KVM)/kvm_main.o), relative paths,
+# and a full disk under git rev-parse.  The fixture's olddefconfig keeps
+# the .config as scripts/config left it (only the kbuild side is judged
 # here; test-cover-plan.sh runs the real Kconfig).  Seconds, no build.
 #
 # Usage: test-cover-hostile.sh [--help]   (TREE: a kernel tree, for its
@@ -204,5 +205,25 @@ printf 'menuconfig A B\n' >"$t/bad/drivers/Kconfig"
 rc=$?
 check "a menuconfig line with two names: exit 65 (got $rc)" [ $rc -eq 65 ]
 check "... naming FILE:LINE" grep -q "drivers/Kconfig:1: " "$t/bad.out"
+
+# ---- validate: a full disk under git rev-parse is not "no commit" ------
+g=$t/g
+mkdir -p "$g" "$t/vj" "$t/vw"
+git -C "$g" init -q && echo x >"$g/f.c" && git -C "$g" add f.c &&
+	git -C "$g" -c user.name=t -c user.email=t@t commit -qm x &&
+	git -C "$g" tag core
+cand f.c >"$t/v.tsv"
+ln -s /dev/full "$t/vj/rev.out"
+"$here/validate" --candidates "$t/v.tsv" --tree "$g" --work "$t/vw" \
+	--journal "$t/vj/journal.tsv" >"$t/v.out" 2>&1
+rc=$?
+check "git rev-parse on a full disk: exit 70, not 64 (got $rc)" [ $rc -eq 70 ]
+check "... with git's message" grep -q "No space left on device" "$t/v.out"
+rm "$t/vj/rev.out"
+"$here/validate" --candidates "$t/v.tsv" --tree "$g" --work "$t/vw" \
+	--journal "$t/vj/journal.tsv" --base nosuch >"$t/v.out" 2>&1
+rc=$?
+check "a missing commit is still a usage error: 64 (got $rc)" [ $rc -eq 64 ]
+check "... no commit 'nosuch'" grep -q "no commit 'nosuch'" "$t/v.out"
 
 finish
