@@ -35,6 +35,8 @@ struct sym {
 	int retry;		/* ask for it again in this round */
 	uint32_t for_id;	/* when added: the symbol that depends on it */
 	const char *for_cond;	/* and the condition of that symbol */
+	int def_always;		/* 1: a default y or m; 2: one with an if */
+	struct sb defs;		/* while parsing: what else turns it on */
 	uint32_t sel[8];	/* symbols that select it */
 	size_t nsel;
 };

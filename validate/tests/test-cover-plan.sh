@@ -240,12 +240,12 @@ check "(m) the fragment on that base resolves to itself" \
 # line: arch/x86/kvm/Makefile includes virt/kvm/Makefile.kvm, whose
 # kvm-y := $(KVM)/kvm_main.o names virt/kvm/kvm_main.c (issue 29); kvm.o is
 # obj-$(CONFIG_KVM_X86), which has no prompt and defaults to KVM only
-# with KVM_INTEL or KVM_AMD, so svm.c (KVM_AMD) goes with it.  (o) An
+# if KVM_INTEL != n || KVM_AMD != n: that condition brings KVM_INTEL.  (o) An
 # ISA sound driver, under ISA || COMPILE_TEST: unmet, and buildable with
 # --compile-test, which puts COMPILE_TEST=y in the fragment.
 {
 	head -n 1 "$st/cand.tsv"
-	for f in virt/kvm/kvm_main.c arch/x86/kvm/svm/svm.c sound/isa/sb/sb16.c; do
+	for f in virt/kvm/kvm_main.c sound/isa/sb/sb16.c; do
 		echo "$f${tab}10${tab}v${tab}static${tab}ro_after_init${tab}high${tab}r${tab}-"
 	done
 } > "$st/cand4.tsv"
@@ -259,6 +259,9 @@ plan=$st/out4/plan.tsv
 check "(n) kvm_main.c: through the include, kvm-y of arch/x86/kvm" \
 	expect_has virt/kvm/kvm_main.c symbols CONFIG_KVM_X86
 check "(n) kvm_main.c: buildable" expect virt/kvm/kvm_main.c state buildable
+check "(n) kvm_main.c: KVM_INTEL for KVM_X86's conditional default" \
+	expect_has virt/kvm/kvm_main.c detail \
+	"CONFIG_KVM_INTEL=m (for CONFIG_KVM_X86: arch/x86/kvm/Kconfig:"
 check "(o) sb16.c without --compile-test: unmet" \
 	expect sound/isa/sb/sb16.c state unmet
 check "(o) ... no COMPILE_TEST in the fragment" \
