@@ -272,32 +272,84 @@ void fsync_parent(const char *path)
 	free(copy);
 }
 
+/*
+ * Where a write to PATH lands: PATH, or the file its symlinks lead to
+ * (dangling or not), so that the link stays a link.  NULL with errno
+ * set on a loop.
+ */
+static char *link_target(const char *path)
+{
+	char *cur = xstrdup(path), buf[PATH_MAX];
+	struct stat st;
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		ssize_t n;
+		char *next, *copy;
+
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, buf, sizeof(buf) - 1);
+		if (n < 0) {
+			free(cur);
+			return NULL;
+		}
+		buf[n] = '\0';
+		copy = xstrdup(cur);
+		next = buf[0] == '/' ? xstrdup(buf) :
+		       xasprintf("%s/%s", dirname(copy), buf);
+		free(copy);
+		free(cur);
+		cur = next;
+	}
+	free(cur);
+	errno = ELOOP;
+	return NULL;
+}
+
 int write_file_atomic(const char *path, const void *buf, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp", path);
+	char *target = link_target(path), *tmp;
+	struct stat st;
+	mode_t mode;
 	int fd, e;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (!target)
+		return -1;
+	/* A new name in the target's directory: never someone's file. */
+	tmp = xasprintf("%s.tmp.XXXXXX", target);
+	if (!stat(target, &st)) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode = umask(0);
+		umask(mode);
+		mode = 0644 & ~mode;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		goto fail;
-	if (write_all(fd, buf, len) || fsync(fd)) {
+	if (fchmod(fd, mode) || write_all(fd, buf, len) || fsync(fd)) {
 		e = errno;
 		close(fd);
 		unlink(tmp);
 		errno = e;
 		goto fail;
 	}
-	if (close(fd) || rename(tmp, path)) {
+	if (close(fd) || rename(tmp, target)) {
 		e = errno;
 		unlink(tmp);
 		errno = e;
 		goto fail;
 	}
-	fsync_parent(path);
+	fsync_parent(target);
 	free(tmp);
+	free(target);
 	return 0;
 fail:
+	e = errno;
 	free(tmp);
+	free(target);
+	errno = e;
 	return -1;
 }
 

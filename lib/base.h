@@ -84,8 +84,9 @@ char *read_file(const char *path, size_t *len);
  */
 int read_text_line(FILE *fp, const char *what, char **line, size_t *cap);
 /*
- * Write LEN bytes to PATH atomically: PATH.tmp, fsync, rename, fsync of
- * the directory.  0 on success, -1 with errno set.
+ * Write LEN bytes to PATH atomically: a new PATH.tmp.XXXXXX (mkstemp),
+ * fsync, rename, fsync of the directory.  A symlink PATH stays: the file
+ * it leads to is replaced, keeping its mode.  0 on success, -1 with errno.
  */
 int write_file_atomic(const char *path, const void *buf, size_t len);
 /* Write all of BUF to FD (retrying short writes); 0, or -1 with errno. */

@@ -39,8 +39,11 @@ static const char *const basics[] = {
 /* The expression of a condition: what follows "if", "depends on". */
 const char *cond_expr(const char *cond)
 {
+	static const char dflt[] = "has a default if ";
 	const char *on = strstr(cond, "depends on ");
 
+	if (!strncmp(cond, dflt, strlen(dflt)))
+		return cond + strlen(dflt);
 	return on ? on + strlen("depends on ") : cond + strlen("if ");
 }
 
@@ -336,7 +339,8 @@ size_t depends_round(void)
 	for (i = 0; i < names.n; i++)
 		syms[i].retry = 0;
 	for (i = 0; i < names.n; i++)
-		if (dropped(&syms[i]) && syms[i].prompt)
+		if (dropped(&syms[i]) && (syms[i].prompt ||
+					  syms[i].def_always))
 			added += each_conjunct(&syms[i], i, fix_conjunct);
 	return added + mark_retries();
 }

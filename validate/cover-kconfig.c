@@ -197,6 +197,9 @@ static void new_symbol(struct sym *y, const char *rel, int lineno,
 	y->type = T_UNKNOWN;
 	y->prompt = 0;
 	y->choice = 0;
+	y->def_always = 0;
+	if (y->defs.buf)
+		sb_free(&y->defs);
 	for (i = 0; i < blk.n; i++)
 		y->choice |= blk.kind[i] == 'c';
 	for (i = blk.n - 1; i >= 0; i--)
@@ -208,6 +211,42 @@ static void new_symbol(struct sym *y, const char *rel, int lineno,
 					      "choice depends on",
 					      blk.cond[i]));
 	y->nenclosing = y->ncond;
+}
+
+/*
+ * A default line of Y ("default V [if C]", def_bool, def_tristate): what
+ * turns it on, in Y->defs (V && (C), or's between), or def_always.
+ */
+static void add_default(struct sym *y, const char *s)
+{
+	const char *v = skip_ws((char *)s + strcspn(s, " \t"));
+	const char *c = strstr(v, " if ");
+	char *val = c ? xstrndup(v, c - v) : xstrdup(v);
+	int konst;
+
+	rtrim(val);
+	konst = !strcmp(val, "y") || !strcmp(val, "m");
+	if (c)
+		c = skip_ws((char *)c + 4);
+	if (!*val || !strcmp(val, "n") || y->def_always) {
+		free(val);
+		return;
+	}
+	if (konst && !c) {
+		y->def_always = 1;
+		free(val);
+		return;
+	}
+	if (!y->defs.buf)
+		sb_init(&y->defs);
+	sb_add(&y->defs, y->defs.len ? " || " : "");
+	if (konst)
+		sb_addf(&y->defs, "(%s)", c);
+	else if (c)
+		sb_addf(&y->defs, "(%s && (%s))", val, c);
+	else
+		sb_addf(&y->defs, "(%s)", val);
+	free(val);
 }
 
 static void parse_kconfig(const char *rel, int depth, int optional);
@@ -300,8 +339,15 @@ static void parse_kconfig(const char *rel, int depth, int optional)
 			continue;
 		}
 		if (kw(s, "config") || kw(s, "menuconfig")) {
-			const char *n = skip_ws(strpbrk(s, " \t"));
+			char *sp = strpbrk(s, " \t"), *n, *c;
 
+			/* "config" alone, or "config A B": not a symbol */
+			n = sp ? skip_ws(sp) : s + strlen(s);
+			for (c = n; is_ident_char((unsigned char)*c); c++)
+				;
+			if (c == n || *c)
+				die(RC_DATA, "%s:%d: '%s' does not name one symbol",
+				    rel, lineno, s);
 			cur = sym_id(n);
 			owner = 'y';
 			if (syms[cur].where && (other || !syms[cur].other_arch)) {
@@ -365,6 +411,9 @@ static void parse_kconfig(const char *rel, int depth, int optional)
 		}
 		if (!y)
 			continue;
+		if (kw(s, "default") || kw(s, "def_bool") ||
+		    kw(s, "def_tristate"))
+			add_default(y, s);
 		if (kw(s, "tristate") || kw(s, "def_tristate"))
 			y->type = T_TRISTATE;
 		else if (kw(s, "bool") || kw(s, "def_bool"))
@@ -385,7 +434,26 @@ static void parse_kconfig(const char *rel, int depth, int optional)
 /* The Kconfig files the top-level Kconfig reaches, as x86 reads them. */
 void load_kconfig(void)
 {
+	uint32_t i;
+
 	parse_kconfig("Kconfig", 0, 0);
+	/*
+	 * A bool or tristate without a prompt that defaults to on only under
+	 * conditions (def_tristate KVM if KVM_INTEL != n || KVM_AMD != n)
+	 * needs one of them: a condition, as its depends on lines are.
+	 */
+	for (i = 0; i < names.n; i++) {
+		struct sym *y = &syms[i];
+
+		if (!y->prompt && !y->def_always && y->defs.len &&
+		    (y->type == T_BOOL || y->type == T_TRISTATE)) {
+			add_cond(y, xasprintf("has a default if %s",
+					      y->defs.buf));
+			y->def_always = 2;
+		}
+		if (y->defs.buf)
+			sb_free(&y->defs);
+	}
 }
 
 /*

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +51,8 @@ struct file {
 };
 
 static const char usage_text[] =
-	"usage: cover-plan --candidates FILE --tree TREE --config BASE_CONFIG --out DIR\n"
+	"usage: cover-plan [--compile-test] --candidates FILE --tree TREE\n"
+	"                  --config BASE_CONFIG --out DIR\n"
 	"\n"
 	"For the file of each ro_after_init or initdata row of FILE (candidates.tsv), find\n"
 	"the config symbols that compile it (its obj-$(CONFIG_X) line, composite\n"
@@ -59,7 +61,15 @@ static const char usage_text[] =
 	"with make olddefconfig, and check which stuck.  Writes DIR/plan.tsv\n"
 	"(file symbols state detail; FORMATS.md) and DIR/cover.config (the\n"
 	"symbols the buildable files add to BASE_CONFIG), and prints a summary.\n"
-	"Nothing is written inside TREE.\n"
+	"Nothing is written inside TREE (DIR may not be in it); the paths are made\n"
+	"absolute before make -C TREE runs.\n"
+	"\n"
+	"--compile-test  turn on CONFIG_COMPILE_TEST too (it goes into cover.config),\n"
+	"                for the drivers that only ISA || COMPILE_TEST (or X ||\n"
+	"                COMPILE_TEST with X off on x86_64) gates: the ISA sound\n"
+	"                cards that QEMU emulates (sb16, gus, cs4231a, adlib).  ISA\n"
+	"                itself depends on X86_32.  Prints what olddefconfig turned\n"
+	"                on that nobody asked for.\n"
 	"\n"
 	"Exit: 0 done, 64 usage, 65 bad candidates or tree, 70 a tool or I/O.\n";
 
@@ -272,6 +282,56 @@ static char *plan_detail(struct file *f)
 	return added(f);
 }
 
+
+/*
+ * PATH made absolute, without . and .., and with its deepest existing
+ * ancestor resolved (symlinks): make -C TREE O=DIR would read a relative
+ * DIR from inside TREE.
+ */
+static char *abs_of(const char *path)
+{
+	char cwd[PATH_MAX], buf[PATH_MAX], *head, *tail, *cut, *t;
+
+	if (path[0] == '/') {
+		t = xstrdup(path);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			die(RC_HOST, "getcwd: %s", strerror(errno));
+		t = xasprintf("%s/%s", cwd, path);
+	}
+	head = path_collapse(t);
+	free(t);
+	if (!head)
+		die(RC_USAGE, "%s: climbs above /", path);
+	t = xasprintf("/%s", head);
+	free(head);
+	head = t;
+	tail = xstrdup("");
+	while (!realpath(head, buf)) {
+		if (errno != ENOENT)
+			die(RC_HOST, "%s: %s", head, strerror(errno));
+		cut = strrchr(head, '/');
+		t = xasprintf("%s%s%s", cut + 1, *tail ? "/" : "", tail);
+		free(tail);
+		tail = t;
+		cut[cut == head] = '\0';
+	}
+	free(head);
+	t = xasprintf("%s%s%s", buf, *tail && strcmp(buf, "/") ? "/" : "",
+		      tail);
+	free(tail);
+	return t;
+}
+
+/* Whether PATH (absolute, resolved) is DIR or below it. */
+static int is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) &&
+	       (path[n] == '\0' || path[n] == '/' || !strcmp(dir, "/"));
+}
+
 static void write_out(const char *path, struct sb *s)
 {
 	if (write_file_atomic(path, s->buf, s->len) < 0)
@@ -285,6 +345,7 @@ int main(int argc, char **argv)
 		{ "tree", required_argument, NULL, 't' },
 		{ "config", required_argument, NULL, 'b' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "compile-test", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -294,7 +355,7 @@ int main(int argc, char **argv)
 	size_t rounds;
 	struct file *files;
 	struct sb plan, frag;
-	int c;
+	int c, compile_test = 0;
 
 	prog_name = "cover-plan";
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -311,6 +372,9 @@ int main(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 'T':
+			compile_test = 1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return RC_OK;
@@ -323,6 +387,14 @@ int main(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return RC_USAGE;
 	}
+	/* make -C TREE O=DIR: DIR must not be relative to TREE */
+	tree = abs_of(tree);
+	out = abs_of(out);
+	cand = abs_of(cand);
+	base = abs_of(base);
+	if (is_under(out, tree))
+		die(RC_USAGE, "--out %s is inside --tree %s: nothing is written there",
+		    out, tree);
 	p = tree_file("scripts/config");
 	if (access(p, X_OK) || !exists("Kconfig") || !exists("Kbuild"))
 		die(RC_DATA, "%s: not a kernel tree", tree);
@@ -332,6 +404,14 @@ int main(int argc, char **argv)
 	files = read_candidates(cand, &nfiles);
 	load_config(base, 0);
 	load_kconfig();
+	if (compile_test) {
+		struct sym *y = &syms[sym_id("COMPILE_TEST")];
+
+		if (!y->where)
+			die(RC_DATA, "--compile-test: %s: no Kconfig defines COMPILE_TEST",
+			    tree);
+		y->need = 1;
+	}
 
 	/* The kbuild side. */
 	for (i = 0; i < nfiles; i++) {
@@ -428,6 +508,16 @@ int main(int argc, char **argv)
 	printf("cover-plan: %zu files: %zu buildable, %zu other-arch, %zu unmet; fragment %zu symbols, %zu for dependencies (%zu olddefconfig runs)\n",
 	       nfiles, count[S_BUILDABLE], count[S_OTHER_ARCH],
 	       count[S_UNMET], nfrag, ndep, rounds + 1);
+	if (compile_test) {
+		size_t extra = 0;
+
+		for (i = 0; i < names.n; i++)
+			extra += syms[i].now && !syms[i].base &&
+				 !syms[i].need && !syms[i].added;
+		printf("cover-plan: --compile-test: CONFIG_COMPILE_TEST=%c; olddefconfig turned on %zu more symbols that no file asked for\n",
+		       syms[sym_id("COMPILE_TEST")].now ?
+		       syms[sym_id("COMPILE_TEST")].now : 'n', extra);
+	}
 	return RC_OK;
 }
 

@@ -13,7 +13,6 @@
 #include "strtab.h"
 
 #define ARCH "x86"
-#define MAX_DEPTH 16
 #define CONFIG_BATCH 100	/* symbols per scripts/config call */
 #define MAX_ROUNDS 4		/* of the dependency closure */
 
@@ -36,6 +35,8 @@ struct sym {
 	int retry;		/* ask for it again in this round */
 	uint32_t for_id;	/* when added: the symbol that depends on it */
 	const char *for_cond;	/* and the condition of that symbol */
+	int def_always;		/* 1: a default y or m; 2: one with an if */
+	struct sb defs;		/* while parsing: what else turns it on */
 	uint32_t sel[8];	/* symbols that select it */
 	size_t nsel;
 };
@@ -77,5 +78,6 @@ size_t depends_round(void);
 void need_add(struct need *n, const uint32_t *ids, size_t k);
 void need_free(struct need *n);
 void need_file(const char *file, struct need *out);
+char *path_collapse(const char *path);
 
 #endif

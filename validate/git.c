@@ -58,15 +58,43 @@ static void wait_builds(struct ctx *x)
 	free(p);
 }
 
-/* The commit of REV in the tree, full hex; NULL if there is none. */
+/*
+ * The commit of REV in the tree, full hex; NULL if there is none (git
+ * rev-parse --verify -q says so with status 1 and no message).  Any
+ * other failure is the host's (a full disk, a broken repository, no
+ * git): it stops the run with git's own message, exit 70.
+ */
 static char *rev_parse(struct ctx *x, const char *rev)
 {
-	char *out = spath(x, "rev.out"), *ref = xasprintf("%s^{commit}", rev);
-	char *r = NULL;
+	char *out = spath(x, "rev.out"), *err = spath(x, "rev.err");
+	char *ref = xasprintf("%s^{commit}", rev), *r = NULL, *msg;
+	char *argv[8];
+	int rc;
 
-	if (!git(x, out, "rev-parse", "--verify", "-q", ref))
+	argv[0] = "git";
+	argv[1] = "-C";
+	argv[2] = (char *)x->tree;
+	argv[3] = "rev-parse";
+	argv[4] = "--verify";
+	argv[5] = "-q";
+	argv[6] = ref;
+	argv[7] = NULL;
+	if (unlink(err) && errno != ENOENT)
+		die(RC_HOST, "%s: %s", err, strerror(errno));
+	rc = run_tool(argv, out, err);
+	if (rc == 0)
 		r = last_line(out);
+	if (rc == 0 && r)
+		goto done;
+	msg = last_line(err);
+	if (rc == 1 && !msg)
+		goto done;	/* no such commit */
+	die(RC_HOST, "%s: git rev-parse %s %s: %s", x->tree, ref,
+	    rc < 0 ? "could not run" : rc ? "failed" : "printed no commit",
+	    msg ? msg : "(no message; see the disk and the repository)");
+done:
 	free(ref);
+	free(err);
 	free(out);
 	return r;
 }

@@ -77,14 +77,26 @@ COVER_SRCS := $(addprefix validate/,cover-plan.c cover-kbuild.c cover-kconfig.c 
 validate/cover-plan: $(COVER_SRCS) validate/cover.h $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(COVER_SRCS) $(LIB)
 
+# COVER_COMPILE_TEST=1: cover-plan --compile-test (README, "The cover
+# profile").  TREE, WORK, COVER_DIR and CANDIDATES reach the recipe through
+# the environment and are made absolute there: make -C TREE O=DIR reads a
+# relative DIR from inside TREE.
+COVER_COMPILE_TEST ?=
 .PHONY: cover-plan
+cover-plan: export CP_TREE = $(TREE)
+cover-plan: export CP_WORK = $(WORK)
+cover-plan: export CP_OUT = $(COVER_DIR)
+cover-plan: export CP_CAND = $(CANDIDATES)
 cover-plan: validate/cover-plan
-	@test -n "$(CANDIDATES)" || \
+	@test -n "$$CP_CAND" || \
 		{ echo "make cover-plan: set CANDIDATES=FILE (a candidates TSV)" >&2; exit 64; }
-	@out=$$(sh qemu-boot/build-kernel.sh --config-only $(COVER_BASE) "$(TREE)" "$(WORK)") && \
+	@abs() { case $$1 in /*) printf '%s\n' "$$1" ;; *) printf '%s/%s\n' "$$PWD" "$$1" ;; esac; } && \
+	tree=$$(abs "$$CP_TREE") && work=$$(abs "$$CP_WORK") && \
+	out=$$(sh qemu-boot/build-kernel.sh --config-only $(COVER_BASE) "$$tree" "$$work") && \
 	dir=$$(echo "$$out" | tail -n 1) && \
-	validate/cover-plan --candidates "$(CANDIDATES)" --tree "$(TREE)" \
-		--config "$$dir/.config" --out "$(COVER_DIR)"
+	validate/cover-plan $(if $(COVER_COMPILE_TEST),--compile-test) \
+		--candidates "$$(abs "$$CP_CAND")" --tree "$$tree" \
+		--config "$$dir/.config" --out "$$(abs "$$CP_OUT")"
 
 # What the cover profile buys on BENCH_COVER_SCOPE (default drivers/char
 # sound/core): not-built in COVER_BASE (wide) and in cover, the two waves'

@@ -182,13 +182,41 @@ head -n 5 "$t/old.tsv" | strip /dev/stdin >"$t/old.stripped"
 [ "$(cut -f 8 "$t/old.tsv" | tr '\n' ' ')" = "level exercised - module-cycled built built " ] &&
 	ok "... each level from its verdict and evidence, the appended row's too" ||
 	not_ok "... each level from its verdict and evidence, the appended row's too" "$(cut -f 8 "$t/old.tsv" | tr '\n' ' ')"
-[ ! -e "$t/old.tsv.tmp" ] && ok "... no FILE.tmp left behind" || not_ok "... no FILE.tmp left behind" "left"
+[ -z "$(ls "$t" | grep "^old.tsv.tmp")" ] && ok "... no FILE.tmp left behind" || not_ok "... no FILE.tmp left behind" "left"
 expect "the migrated journal is read" 0 "$bin" levels "$t/old.tsv"
 [ "$(wc -l <"$t/out")" -eq 5 ] && ok "... with all 5 rows" || not_ok "... with all 5 rows" "$(cat "$t/out")"
 cp "$t/old.tsv" "$t/mig.orig"
 expect "appending again" 0 "$bin" append "$t/old.tsv" u
 [ "$(head -n 6 "$t/old.tsv")" = "$(cat "$t/mig.orig")" ] && ! grep -q "added the level" "$t/out" &&
 	ok "... does not migrate a journal twice" || not_ok "... does not migrate a journal twice" "$(cat "$t/out")"
+
+
+# Migration writes by a new name and rename: a symlinked journal stays a
+# link (its target is migrated), and a PATH.tmp that is already there (a
+# symlink to someone's file) is neither followed nor removed.
+mkdir "$t/real"
+cp "$t/old.orig" "$t/real/j.tsv"
+chmod 600 "$t/real/j.tsv"
+ln -s real/j.tsv "$t/link.tsv"
+expect "appending through a symlinked old journal migrates it" 0 "$bin" append "$t/link.tsv" v
+[ -L "$t/link.tsv" ] && [ "$(readlink "$t/link.tsv")" = real/j.tsv ] &&
+	ok "... the link stays a link" || not_ok "... the link stays a link" "$(ls -l "$t/link.tsv")"
+[ "$(head -n 1 "$t/real/j.tsv")" = "$hdr" ] && [ "$(wc -l <"$t/real/j.tsv")" -eq 6 ] &&
+	ok "... its target is migrated, the row appended" ||
+	not_ok "... its target is migrated, the row appended" "$(head -n 2 "$t/real/j.tsv")"
+[ "$(stat -c %a "$t/real/j.tsv")" = 600 ] && ok "... keeping its mode" ||
+	not_ok "... keeping its mode" "$(stat -c %a "$t/real/j.tsv")"
+[ -z "$(ls "$t" "$t/real" | grep '\.tmp')" ] && ok "... no temporary file left" ||
+	not_ok "... no temporary file left" "$(ls "$t" "$t/real" | grep '\.tmp')"
+echo "someone's file" >"$t/victim"
+cp "$t/old.orig" "$t/old2.tsv"
+ln -s victim "$t/old2.tsv.tmp"
+expect "migrating with a symlink at FILE.tmp" 0 "$bin" append "$t/old2.tsv" v
+[ "$(cat "$t/victim")" = "someone's file" ] && ok "... does not write through it" ||
+	not_ok "... does not write through it" "$(head -c 100 "$t/victim")"
+[ -L "$t/old2.tsv.tmp" ] && [ ! -L "$t/old2.tsv" ] && [ "$(head -n 1 "$t/old2.tsv")" = "$hdr" ] &&
+	ok "... leaves it in place and migrates the journal" ||
+	not_ok "... leaves it in place and migrates the journal" "$(ls -l "$t/old2.tsv" "$t/old2.tsv.tmp")"
 
 # A torn last row through migration: cut off, the complete rows kept.
 { cat "$t/old.orig"; printf 'T\tq\tkernel/a.c\t3\tb\taccepted\tbuilt=kernel/a.o,vm'; } >"$t/oldt.tsv"

@@ -4,7 +4,8 @@
 # test-cover-plan.sh - validate/cover-plan, the build-need resolver (issue
 # 16, part 1), on the real tree: one file of each kind, resolved on top of
 # x86_64_defconfig made in a scratch directory, then on one without sound
-# and USB for the dependency closure.  The tree must not change.  Seconds:
+# and USB for the dependency closure, then kvm_main.c (an include line)
+# and sb16.c (--compile-test).  The tree must not change.  Seconds:
 # a few olddefconfig runs, no kernel build.
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -233,6 +234,50 @@ check "(m) the summary counts what went in for dependencies" \
 	grep -q "2 files: 2 buildable, 0 other-arch, 0 unmet; fragment [0-9]* symbols, 3 for dependencies (3 olddefconfig runs)" "$st/stdout3"
 check "(m) the fragment on that base resolves to itself" \
 	refrag "$st/base2/.config" "$st/out3/cover.config" "$st/refrag2"
+
+
+# (n) A file that another directory's list names, through an include
+# line: arch/x86/kvm/Makefile includes virt/kvm/Makefile.kvm, whose
+# kvm-y := $(KVM)/kvm_main.o names virt/kvm/kvm_main.c (issue 29); kvm.o is
+# obj-$(CONFIG_KVM_X86), which has no prompt and defaults to KVM only
+# if KVM_INTEL != n || KVM_AMD != n: that condition brings KVM_INTEL.  (o) An
+# ISA sound driver, under ISA || COMPILE_TEST: unmet, and buildable with
+# --compile-test, which puts COMPILE_TEST=y in the fragment.
+{
+	head -n 1 "$st/cand.tsv"
+	for f in virt/kvm/kvm_main.c sound/isa/sb/sb16.c; do
+		echo "$f${tab}10${tab}v${tab}static${tab}ro_after_init${tab}high${tab}r${tab}-"
+	done
+} > "$st/cand4.tsv"
+# A relative --out (issue 34): make -C TREE O=out4 would write in TREE.
+(cd "$st" && "$bin" --candidates cand4.tsv --tree "$TREE" \
+	--config base/.config --out out4 > stdout4 2> stderr4)
+rc=$?
+check "(n) cover-plan on kvm_main.c and sb16.c, --out relative, exits 0" [ $rc -eq 0 ]
+check "(n) ... nothing made in the tree" [ ! -e "$TREE/out4" ]
+plan=$st/out4/plan.tsv
+check "(n) kvm_main.c: through the include, kvm-y of arch/x86/kvm" \
+	expect_has virt/kvm/kvm_main.c symbols CONFIG_KVM_X86
+check "(n) kvm_main.c: buildable" expect virt/kvm/kvm_main.c state buildable
+check "(n) kvm_main.c: KVM_INTEL for KVM_X86's conditional default" \
+	expect_has virt/kvm/kvm_main.c detail \
+	"CONFIG_KVM_INTEL=m (for CONFIG_KVM_X86: arch/x86/kvm/Kconfig:"
+check "(o) sb16.c without --compile-test: unmet" \
+	expect sound/isa/sb/sb16.c state unmet
+check "(o) ... no COMPILE_TEST in the fragment" \
+	not grep -q COMPILE_TEST "$st/out4/cover.config"
+{ head -n 1 "$st/cand.tsv"; grep '^sound/isa/sb/sb16.c' "$st/cand4.tsv"; } > "$st/cand5.tsv"
+"$bin" --compile-test --candidates "$st/cand5.tsv" --tree "$TREE" \
+	--config "$st/base/.config" --out "$st/out5" > "$st/stdout5" 2> "$st/stderr5"
+rc=$?
+check "(o) --compile-test exits 0" [ $rc -eq 0 ]
+plan=$st/out5/plan.tsv
+check "(o) sb16.c with --compile-test: buildable" \
+	expect sound/isa/sb/sb16.c state buildable
+check "(o) ... COMPILE_TEST=y in the fragment" \
+	grep -qx CONFIG_COMPILE_TEST=y "$st/out5/cover.config"
+check "(o) ... and the summary counts what else it turned on" \
+	grep -q "^cover-plan: --compile-test: CONFIG_COMPILE_TEST=y; olddefconfig turned on [0-9]* more symbols" "$st/stdout5"
 
 tree_state > "$st/tree.after"
 check "the tree is unchanged" cmp -s "$st/tree.before" "$st/tree.after"
