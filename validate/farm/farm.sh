@@ -69,6 +69,8 @@ bin=$top/validate/validate
 rm_files() {
 	_d=$1
 	shift
+	# never through a link: its files are not the emission's
+	[ -d "$_d" ] && [ ! -L "$_d" ] || return 0
 	for _p; do
 		for _f in "$_d"/$_p "$_d"/$_p.tmp; do
 			[ -f "$_f" ] && [ ! -L "$_f" ] || continue

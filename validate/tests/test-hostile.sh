@@ -65,6 +65,19 @@ why="exit $rc: $(tr '\n' ' ' <"$st/farm2.out")"
 check "farm.sh: an emission of validate's files only is removed, then validate runs" \
 	all '[ ! -e "$d" ] && [ $rc -ne 0 ] && [ $rc -ne 65 ]'
 
+# a link in DIR is not followed: the files behind it stay
+d=$st/farm3
+mkdir -p "$d" "$st/user-base"
+: >"$st/user-base/0001-0123456789abcdef0123456789abcdef01234567"
+ln -s "$st/user-base" "$d/base"
+printf 'key\tvalue\n' >"$d/farm.tsv"
+sh "$farm/farm.sh" --runner parallel --dir "$d" -- \
+	--candidates "$st/none.tsv" >"$st/farm3.out" 2>&1
+rc=$?
+why="exit $rc: $(tr '\n' ' ' <"$st/farm3.out")"
+check "farm.sh: DIR/base a link to the user's directory: its files stay, exit 65" \
+	all '[ -f "$st/user-base/0001-0123456789abcdef0123456789abcdef01234567" ] && [ $rc -eq 65 ]'
+
 # ---- 2. run-parallel.sh: paths are data, not shell code -----------------------
 
 # A checkout and a jobs directory whose names are shell code; the job's
