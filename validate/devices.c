@@ -106,6 +106,17 @@ static void add_mod(char **mods, const char *m)
 	*mods = t;
 }
 
+/* Each module of the list MODS joins *LIST, once. */
+static void add_mods(char **list, const char *mods)
+{
+	char *l = xstrdup(mods), *save, *one;
+
+	for (one = strtok_r(l, ",", &save); one;
+	     one = strtok_r(NULL, ",", &save))
+		add_mod(list, one);
+	free(l);
+}
+
 /* The directory of the build's modules: BUILD/ro-campaign/modroot/... */
 static char *mod_dir(struct ctx *x)
 {
@@ -441,14 +452,23 @@ static void add_opt(struct sb *s, const char *opt, const char *id)
  */
 void dev_boot_args(struct ctx *x, int g, char **args, char **append)
 {
-	struct sb a, m, p;
+	struct sb a, p;
+	char *m = NULL;
 	int i, audio = 0, usb = 0;
 
 	*args = *append = NULL;
 	dev_plan(x);
 	sb_init(&a);
-	sb_init(&m);
 	sb_init(&p);
+	/* The USB devices need their controller's driver, loaded first. */
+	for (i = 0; i < plan.n; i++)
+		if (plan.d[i].mods && plan.d[i].group == g &&
+		    !strcmp(plan.d[i].bus, "usb"))
+			usb = 1;
+	for (i = 0; usb && i < plan.n; i++)
+		if (!strcmp(plan.d[i].name, "qemu-xhci") && plan.d[i].mods)
+			add_mods(&m, plan.d[i].mods);
+	usb = 0;
 	for (i = 0; i < plan.n; i++) {
 		struct qdev *d = &plan.d[i];
 		char *id, *opts, *save, *one;
@@ -458,7 +478,7 @@ void dev_boot_args(struct ctx *x, int g, char **args, char **append)
 			continue;
 		if (is_builtin(d) ? g != 0 : d->group != g)
 			continue;
-		sb_addf(&m, "%s%s", m.len ? "," : "", d->mods);
+		add_mods(&m, d->mods);
 		if (strcmp(d->params, "-"))
 			sb_addf(&p, " %s", d->params);
 		if (is_builtin(d))
@@ -484,29 +504,21 @@ void dev_boot_args(struct ctx *x, int g, char **args, char **append)
 			add_opt(&a, one, id);
 			if (first && d->addr)
 				sb_addf(&a, ",addr=0x%02x", d->addr);
+			if (first && !strcmp(d->name, "qemu-xhci") && !usb++)
+				sb_add(&a, ",id=rocusb");
 			first = 0;
 		}
 		free(opts);
 		free(id);
 	}
-	/* The USB devices need their controller's driver loaded first. */
-	for (i = 0; usb && i < plan.n; i++)
-		if (!strcmp(plan.d[i].name, "qemu-xhci") && plan.d[i].mods) {
-			char *t = xasprintf("%s,%s", plan.d[i].mods, m.buf);
-
-			sb_free(&m);
-			sb_init(&m);
-			sb_add(&m, t);
-			free(t);
-		}
-	if (m.len) {
-		*append = xasprintf("rocampaign.devices=%s%s", m.buf,
+	if (m) {
+		*append = xasprintf("rocampaign.devices=%s%s", m,
 				    p.len ? p.buf : "");
 		if (a.len)
 			*args = xstrdup(a.buf + 1);
 	}
+	free(m);
 	sb_free(&a);
-	sb_free(&m);
 	sb_free(&p);
 }
 

@@ -91,3 +91,11 @@ cover-plan: validate/cover-plan
 bench-cover: validate/validate validate/cover-plan qemu-boot/boot \
 		candidates/candidates cocci/mentions campaign/report patches/queue
 	sh validate/bench-cover.sh "$(TREE)" "$(WORK)"
+
+# test-devices-plan.sh's window into devices.c
+CLEAN_FILES += validate/tests/devplan
+validate/tests/devplan: validate/tests/devplan.c validate/devices.c \
+		validate/modules.c validate/util.c validate/run.c \
+		$(VAL_HDRS) $(LIB)
+	$(CC) $(CFLAGS) -o $@ validate/tests/devplan.c validate/devices.c \
+		validate/modules.c validate/util.c validate/run.c $(LIB)
