@@ -18,6 +18,7 @@
  *   run.c       the tools as child processes, signals
  *   elfcheck.c  ELF symbol tables
  *   modules.c   module tables of boots, the deny list, the cover plan
+ *   devices.c   emulated devices for the build's modules, bound= evidence
  *   util.c      paths and small helpers of this program
  *   jobs.c      the batches as jobs for a farm: emit, run one, merge
  */
