@@ -57,8 +57,10 @@ static const char usage_text[] =
 "\n"
 "DIR gets console.log, result.tsv (exercise, status, detail), verdict,\n"
 "violations.tsv (if the guest printed violations), modules.tsv (if it\n"
-"printed its modules table: module, init, exit, detail), qmp.log, qemu.log\n"
-"and cmdline (the QEMU command).\n"
+"printed its modules table: module, init, exit, detail), bound.tsv (if it\n"
+"printed its bound-devices table: module, bus, driver, device, probe,\n"
+"rebind, suspend, unload, detail), qmp.log, qemu.log and cmdline (the\n"
+"QEMU command).\n"
 "\n"
 "Exit status: 0 pass, 1 fail, 2 hang, 3 invalid (the control did not show\n"
 "protection on), 64 usage error, 70 host-side error.\n";

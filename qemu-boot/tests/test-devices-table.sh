@@ -60,4 +60,18 @@ function up(s) { return toupper(s) }
 }' > "$tmp/diff"
 why="$(head -n 5 "$tmp/diff" | tr '\n' ';')"
 check "every probed PCI row's ids and modalias are what QEMU presents" [ ! -s "$tmp/diff" ]
+
+# The launcher takes only device options in --devices.
+make -C "$top" -s qemu-boot/boot >/dev/null 2>&1
+usage() {	# usage ARGS...: boot ARGS exits 64 with a message naming the option
+	"$here/boot" "$@" /nonexistent >/dev/null 2>"$tmp/uerr"
+	_rc=$?
+	why="exit $_rc: $(cat "$tmp/uerr")"
+	[ $_rc -eq 64 ] && grep -q -- "--$1\|--devices\|--cpu" "$tmp/uerr"
+}
+check "boot --devices refuses an option that is not a device's" \
+	usage --devices "-machine pc"
+check "boot --devices refuses an option without its value" \
+	usage --devices "-device e1000 -device"
+check "boot --cpu refuses a value with blanks" usage --cpu "qemu64 -S"
 finish
