@@ -28,6 +28,7 @@ static const char usage_text[] =
 "usage: boot KERNEL [--initrd FILE] [--exercise NAMES] [--append ARGS]\n"
 "            [--timeout S] [--accel auto|tcg|kvm] [--smp N] [--mem MB]\n"
 "            [--out DIR] [--qemu BIN] [--probe-timeout S]\n"
+"            [--devices ARGS] [--cpu MODEL]\n"
 "\n"
 "Boot KERNEL under qemu-system-x86_64 (q35, S3 enabled), run the guest\n"
 "exercise suite of the initramfs and judge the run from its KTAP console.\n"
@@ -46,11 +47,20 @@ static const char usage_text[] =
 "  --mem MB            guest memory (default 512)\n"
 "  --out DIR           results directory (default ./boot-out)\n"
 "  --qemu BIN          QEMU binary (default qemu-system-x86_64)\n"
+"  --devices ARGS      emulated devices to add (repeatable): QEMU options in\n"
+"                      pairs, blank-separated, each one of -device,\n"
+"                      -audiodev, -chardev, -blockdev or -object with its\n"
+"                      value (validate/devices.c writes them from\n"
+"                      qemu-boot/devices.tsv)\n"
+"  --cpu MODEL         the guest CPU under TCG (default QEMU's, qemu64),\n"
+"                      e.g. qemu64,+svm; KVM always uses the host CPU\n"
 "\n"
 "DIR gets console.log, result.tsv (exercise, status, detail), verdict,\n"
 "violations.tsv (if the guest printed violations), modules.tsv (if it\n"
-"printed its modules table: module, init, exit, detail), qmp.log, qemu.log\n"
-"and cmdline (the QEMU command).\n"
+"printed its modules table: module, init, exit, detail), bound.tsv (if it\n"
+"printed its bound-devices table: module, bus, driver, device, probe,\n"
+"rebind, suspend, unload, detail), qmp.log, qemu.log and cmdline (the\n"
+"QEMU command).\n"
 "\n"
 "Exit status: 0 pass, 1 fail, 2 hang, 3 invalid (the control did not show\n"
 "protection on), 64 usage error, 65 the kernel is not a bzImage, 70\n"
@@ -76,6 +86,40 @@ static void add_append(struct opts *o, const char *s)
 	o->append = a;
 }
 
+/*
+ * --devices ARGS: QEMU options in pairs, "-device e1000,addr=0x3 ...".
+ * Only options that add a device or a backend for one: nothing that could
+ * change the machine, the console or the monitor the launcher relies on.
+ */
+static void add_devices(struct opts *o, const char *s)
+{
+	static const char *const ok[] = {
+		"-device", "-audiodev", "-chardev", "-blockdev", "-object",
+	};
+	char *copy = xstrdup(s), *save, *opt, *val;
+	size_t i;
+
+	for (opt = strtok_r(copy, " \t\n", &save); opt;
+	     opt = strtok_r(NULL, " \t\n", &save)) {
+		for (i = 0; i < ARRAY_SIZE(ok); i++)
+			if (strcmp(opt, ok[i]) == 0)
+				break;
+		if (i == ARRAY_SIZE(ok))
+			usage_error("--devices: '%s' is not one of -device, -audiodev, -chardev, -blockdev, -object",
+				    opt);
+		val = strtok_r(NULL, " \t\n", &save);
+		if (!val || val[0] == '-')
+			usage_error("--devices: %s without a value", opt);
+		if (o->ndev_args + 2 > ARGV_MAX / 2)
+			usage_error("--devices: more than %s arguments", "128");
+		o->dev_args = xrealloc(o->dev_args,
+				       (o->ndev_args + 2) * sizeof(char *));
+		o->dev_args[o->ndev_args++] = xstrdup(opt);
+		o->dev_args[o->ndev_args++] = xstrdup(val);
+	}
+	free(copy);
+}
+
 static void parse_args(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -89,6 +133,8 @@ static void parse_args(struct opts *o, int argc, char **argv)
 		{ "mem", required_argument, NULL, 'm' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "qemu", required_argument, NULL, 'q' },
+		{ "devices", required_argument, NULL, 'd' },
+		{ "cpu", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -134,6 +180,14 @@ static void parse_args(struct opts *o, int argc, char **argv)
 			break;
 		case 'A':
 			o->accel = optarg;
+			break;
+		case 'd':
+			add_devices(o, optarg);
+			break;
+		case 'c':
+			if (!*optarg || strpbrk(optarg, " \t\n") || optarg[0] == '-')
+				usage_error("--cpu: '%s' is not a CPU model", optarg);
+			o->cpu = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -314,7 +368,7 @@ static void reset_outputs(const char *dir)
 {
 	static const char *const names[] = {
 		"verdict", "result.tsv", "violations.tsv", "modules.tsv",
-		"qemu.log",
+		"qemu.log", "bound.tsv",
 	};
 	char path[PATH_MAX];
 	size_t i;

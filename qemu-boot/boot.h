@@ -17,6 +17,7 @@
 
 #define BOOT_LINE_MAX	4096
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ARGV_MAX	256	/* QEMU arguments, with the devices */
 
 enum ex_status {
 	EX_MISSING,
@@ -68,6 +69,12 @@ struct console {
 	char **mods;
 	size_t nmods, capmods;
 
+	/* The bound-devices table (the devices exercise): one row a device. */
+	int in_bound;
+	int bound_seen;
+	char **bound;
+	size_t nbound, capbound;
+
 	/* The control: what the guest said and what the console showed. */
 	int ctl_seen;
 	char ctl_expect[16];
@@ -93,6 +100,9 @@ void add_violation(struct console *c, const char *line);
 int add_module(struct console *c, const char *line);
 int write_modules(const struct console *c, const char *dir);
 void free_modules(struct console *c);
+int add_bound(struct console *c, const char *line);
+int write_bound(const struct console *c, const char *dir);
+void free_bound(struct console *c);
 const char *verdict_name(enum verdict v);
 
 /* qmp.c */
@@ -130,6 +140,9 @@ struct opts {
 	const char *accel;
 	const char *out;
 	const char *qemu;
+	char **dev_args;	/* --devices: QEMU arguments, in pairs */
+	int ndev_args;
+	const char *cpu;	/* --cpu: the TCG guest CPU model */
 	int timeout;
 	int probe;
 	int smp;
@@ -149,7 +162,7 @@ enum run_end {
 };
 
 struct argv_buf {
-	char *v[64];
+	char *v[ARGV_MAX + 2];
 	int n;
 };
 

@@ -156,6 +156,7 @@ void console_reset(struct console *c, FILE *log, double t0,
 	free(c->ex);
 	free(c->violations);
 	free_modules(c);
+	free_bound(c);
 	free(c->ctl_oops_line);
 	console_init(c, log, t0, exercises);
 }
@@ -195,6 +196,9 @@ static void handle_tag(struct console *c, const char *s, double now)
 	} else if (strcmp(s, "modules-begin") == 0) {
 		c->in_modules = 1;
 		c->modules_seen = 1;
+	} else if (strcmp(s, "bound-begin") == 0) {
+		c->in_bound = 1;
+		c->bound_seen = 1;
 	} else if (strcmp(s, "done") == 0) {
 		c->done = 1;
 	}
@@ -322,6 +326,11 @@ static void handle_line(struct console *c, char *s, double now)
 			if (strcmp(s, "modules-end") == 0)
 				return;
 		}
+		if (c->in_bound) {
+			c->in_bound = 0;
+			if (strcmp(s, "bound-end") == 0)
+				return;
+		}
 		handle_tag(c, s, now);
 		return;
 	}
@@ -331,6 +340,8 @@ static void handle_line(struct console *c, char *s, double now)
 		return;
 	}
 	if (c->in_modules && add_module(c, s))
+		return;
+	if (c->in_bound && add_bound(c, s))
 		return;
 	if (c->in_violations) {
 		if (*s)
@@ -544,6 +555,8 @@ int console_write(const struct console *c, const char *dir, enum verdict v)
 				  c->violations ? c->violations : "", c->vlen);
 	if (c->modules_seen)
 		ret |= write_modules(c, dir);
+	if (c->bound_seen)
+		ret |= write_bound(c, dir);
 	snprintf(word, sizeof(word), "%s\n", verdict_name(v));
 	ret |= write_out(dir, "verdict", word, strlen(word));
 	return ret;

@@ -28,8 +28,9 @@ static pid_t qemu_pid;
 
 static void arg(struct argv_buf *a, const char *s)
 {
-	if (a->n < 62)
-		a->v[a->n++] = xstrdup(s);
+	if (a->n >= ARGV_MAX)
+		host_error("more than %s QEMU arguments", "256");
+	a->v[a->n++] = xstrdup(s);
 	a->v[a->n] = NULL;
 }
 
@@ -38,6 +39,7 @@ void build_argv(struct argv_buf *a, const struct opts *o,
 		       const char *append)
 {
 	char buf[64];
+	int i;
 
 	a->n = 0;
 	arg(a, o->qemu);
@@ -69,6 +71,10 @@ void build_argv(struct argv_buf *a, const struct opts *o,
 		arg(a, "host,-arch-capabilities");
 	} else {
 		arg(a, "tcg,thread=multi");
+		if (o->cpu) {
+			arg(a, "-cpu");
+			arg(a, o->cpu);
+		}
 	}
 	arg(a, "-m");
 	snprintf(buf, sizeof(buf), "%d", o->mem);
@@ -82,6 +88,8 @@ void build_argv(struct argv_buf *a, const struct opts *o,
 	arg(a, initrd);
 	arg(a, "-append");
 	arg(a, append);
+	for (i = 0; i < o->ndev_args; i++)
+		arg(a, o->dev_args[i]);
 }
 
 void free_argv(struct argv_buf *a)

@@ -187,3 +187,97 @@ void free_modules(struct console *c)
 	c->mods = NULL;
 	c->nmods = c->capmods = 0;
 }
+
+/*
+ * The bound-devices table of the devices exercise, one row per device
+ * that a module's driver bound (or per module that bound none):
+ * module bus driver device probe rebind suspend unload detail.
+ */
+#define BOUND_HEADER \
+	"module\tbus\tdriver\tdevice\tprobe\trebind\tsuspend\tunload\tdetail"
+#define BOUND_COLS	9
+
+static int bound_row(const char *s)
+{
+	static const char *const probes[] = {
+		"0", "failed", "none", "load-failed", NULL
+	};
+	static const char *const results[] = { "ok", "fail", "-", NULL };
+	const char *t;
+	int i = 0;
+
+	for (;;) {
+		size_t n;
+
+		t = strchr(s, '\t');
+		n = t ? (size_t)(t - s) : strlen(s);
+		if (!n)
+			return 0;
+		if (i == 4 && !one_of(s, n, probes))
+			return 0;
+		if (i >= 5 && i <= 7 && !one_of(s, n, results))
+			return 0;
+		i++;
+		if (!t)
+			break;
+		s = t + 1;
+	}
+	return i == BOUND_COLS;
+}
+
+/* As add_module(): 1 if LINE is the header or a row.  Key: module, device. */
+int add_bound(struct console *c, const char *line)
+{
+	size_t i, n;
+	const char *t;
+
+	if (strcmp(line, BOUND_HEADER) == 0)
+		return 1;
+	if (!bound_row(line))
+		return 0;
+	t = strchr(line, '\t');
+	t = strchr(t + 1, '\t');
+	t = strchr(t + 1, '\t');
+	t = strchr(t + 1, '\t');
+	n = t - line;
+	for (i = 0; i < c->nbound; i++)
+		if (strncmp(c->bound[i], line, n) == 0 &&
+		    c->bound[i][n] == '\t') {
+			free(c->bound[i]);
+			c->bound[i] = xstrdup(line);
+			return 1;
+		}
+	if (c->nbound == c->capbound) {
+		c->capbound = c->capbound ? 2 * c->capbound : 16;
+		c->bound = xrealloc(c->bound, c->capbound * sizeof(*c->bound));
+	}
+	c->bound[c->nbound++] = xstrdup(line);
+	return 1;
+}
+
+/* bound.tsv: the header, then the rows received, in their order. */
+int write_bound(const struct console *c, const char *dir)
+{
+	struct sb s;
+	size_t i;
+	int ret;
+
+	sb_init(&s);
+	sb_add(&s, BOUND_HEADER "\n");
+	for (i = 0; i < c->nbound; i++)
+		sb_addf(&s, "%s\n", c->bound[i]);
+	ret = write_out(dir, "bound.tsv", s.buf, s.len);
+	sb_free(&s);
+	return ret;
+}
+
+void free_bound(struct console *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nbound; i++)
+		free(c->bound[i]);
+	free(c->bound);
+	c->bound = NULL;
+	c->nbound = c->capbound = 0;
+}

@@ -29,14 +29,137 @@ void boot_free(struct boot_out *o)
 
 const char *const boot_verdict[] = { "pass", "fail", "hang", "invalid" };
 
+/* "a,b" with "devices" added, unless it runs all or has it already. */
+static char *with_devices(const char *ex)
+{
+	const char *p;
+
+	if (!ex || !strcmp(ex, "all"))
+		return NULL;
+	for (p = ex; *p; p += strcspn(p, ","), p += !!*p)
+		if (!strncmp(p, "devices", 7) && (p[7] == ',' || !p[7]))
+			return NULL;
+	return xasprintf("%s,devices", ex);
+}
+
+/*
+ * One run of qemu-boot/boot into DIR, with group G of the devices plan
+ * attached (devices.c) and the guest CPU it chose.  Group 0 runs the
+ * exercises of the campaign; a further group only the devices exercise.
+ */
+static int run_boot(struct ctx *x, enum mode m, const char *res,
+		    const char *dir, int g, const char *deny)
+{
+	char *argv[40], *args, *append, *ex = NULL;
+	const char *cpu = dev_cpu(x);
+	int a = 0, rc, i;
+
+	dev_boot_args(x, g, &args, &append);
+	argv[a++] = xasprintf("%s/qemu-boot/boot", x->tools);
+	argv[a++] = xasprintf("%s/bzImage", res);
+	argv[a++] = "--out";
+	argv[a++] = (char *)dir;
+	argv[a++] = "--timeout";
+	argv[a++] = xasprintf("%d", x->timeout);
+	argv[a++] = "--accel";
+	argv[a++] = (char *)x->accel;
+	if (m == M_WARN) {
+		argv[a++] = "--append";
+		argv[a++] = "ro_after_init=warn";
+	}
+	if (deny) {
+		argv[a++] = "--append";
+		argv[a++] = (char *)deny;
+	}
+	if (append) {
+		argv[a++] = "--append";
+		argv[a++] = append;
+	}
+	if (args) {
+		argv[a++] = "--devices";
+		argv[a++] = args;
+	}
+	if (cpu) {
+		argv[a++] = "--cpu";
+		argv[a++] = (char *)cpu;
+	}
+	if (g > 0) {
+		argv[a++] = "--exercise";
+		argv[a++] = "devices";
+	} else if (x->exercises) {
+		ex = append ? with_devices(x->exercises) : NULL;
+		argv[a++] = "--exercise";
+		argv[a++] = ex ? ex : (char *)x->exercises;
+	}
+	argv[a] = NULL;
+	rc = run_tool(argv, NULL, x->log);
+	if (rc >= 0 && rc <= 3 && append)
+		dev_write_attached(x, dir, g);
+	for (i = 0; i < 2; i++)
+		free(argv[i]);
+	free(argv[5]);
+	free(args);
+	free(append);
+	free(ex);
+	return rc;
+}
+
+/*
+ * The further device groups of the plan: one boot each, in the same mode,
+ * running the devices exercise.  What they find joins O: their writers
+ * and oopses, a failure as O's reason, the devices they bound.
+ */
+static void extra_boots(struct ctx *x, enum mode m, const int *set, int n,
+			struct boot_out *o, int baseline, const char *res,
+			const char *deny)
+{
+	int g, G = dev_groups(x);
+
+	for (g = 1; g < G; g++) {
+		char *dir = xasprintf("%s-dev%d", o->dir, g + 1);
+		struct boot_out e;
+		double t0 = now();
+		int rc;
+
+		memset(&e, 0, sizeof(e));
+		warnx("batch %s: device boot %d/%d (%s)", x->batch, g + 1, G,
+		      mode_name[m]);
+		rc = run_boot(x, m, res, dir, g, deny);
+		x->t_boot += now() - t0;
+		x->boots++;
+		check_intr();
+		if (rc < 0 || rc > 3)
+			die(RC_HOST, "qemu-boot/boot exit %d (%s), see %s", rc,
+			    dir, x->log);
+		if (baseline) {
+			parse_results(x, dir, m, &e, &x->base_fail[m],
+				      &x->nbase_fail[m]);
+			if (m == M_WARN)
+				parse_violations(x, dir, set, n, o,
+						 &x->base_viol,
+						 &x->nbase_viol);
+		} else {
+			parse_results(x, dir, m, &e, NULL, NULL);
+			parse_violations(x, dir, set, n, o, NULL, NULL);
+			parse_oopses(x, dir, set, n, o);
+		}
+		if (!o->reason && (e.reason || rc >= 2))
+			o->reason = xasprintf("device boot %d: %s", g + 1,
+					      e.reason ? e.reason :
+					      boot_verdict[rc]);
+		parse_bound(dir, o);
+		boot_free(&e);
+		free(dir);
+	}
+}
+
 /* Boot what is built.  Baseline: fill the baseline lists instead. */
 void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		 struct boot_out *o, int baseline)
 {
 	char *res = xasprintf("%s/ro-campaign", x->build_dir);
-	char *argv[20], *dir, *t, *deny = deny_arg(x);
+	char *argv[4], *dir, *t, *deny = deny_arg(x);
 	double t0;
-	int a = 0;
 
 	memset(o, 0, sizeof(*o));
 	argv[0] = "sh";
@@ -50,29 +173,8 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 	free(argv[1]);
 	dir = xasprintf("%s/boots/%s-%d-%s", x->state, x->batch, ++x->nboot,
 			mode_name[m]);
-	argv[a++] = xasprintf("%s/qemu-boot/boot", x->tools);
-	argv[a++] = xasprintf("%s/bzImage", res);
-	argv[a++] = "--out";
-	argv[a++] = dir;
-	argv[a++] = "--timeout";
-	argv[a++] = xasprintf("%d", x->timeout);
-	argv[a++] = "--accel";
-	argv[a++] = (char *)x->accel;
-	if (m == M_WARN) {
-		argv[a++] = "--append";
-		argv[a++] = "ro_after_init=warn";
-	}
-	if (deny) {
-		argv[a++] = "--append";
-		argv[a++] = deny;
-	}
-	if (x->exercises) {
-		argv[a++] = "--exercise";
-		argv[a++] = (char *)x->exercises;
-	}
-	argv[a] = NULL;
 	t0 = now();
-	o->rc = run_tool(argv, NULL, x->log);
+	o->rc = run_boot(x, m, res, dir, 0, deny);
 	t0 = now() - t0;
 	x->t_boot += t0;
 	if (baseline && t0 > x->base_boot_s)
@@ -94,6 +196,8 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		parse_oopses(x, dir, set, n, o);
 	}
 	parse_modules(dir, o);
+	o->dir = dir;
+	extra_boots(x, m, set, n, o, baseline, res, deny);
 	if (o->rc >= 2 && !o->reason) {
 		free(o->reason);
 		o->reason = xasprintf("boot %s", boot_verdict[o->rc]);
@@ -103,11 +207,7 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		o->reason = t;
 	}
 	o->ok = o->rc <= 1 && !o->reason;
-	free(argv[0]);
-	free(argv[1]);
-	free(argv[5]);
 	free(deny);
-	o->dir = dir;
 	free(res);
 }
 

@@ -32,6 +32,8 @@ void mods_free(struct modstat *m, int n)
 		free(m[i].init);
 		free(m[i].exit);
 		free(m[i].detail);
+		free(m[i].bound);
+		free(m[i].devices);
 	}
 	free(m);
 }
@@ -59,12 +61,14 @@ void parse_modules(const char *dir, struct boot_out *o)
 			continue;
 		o->mods = xrealloc(o->mods, (o->nmods + 1) * sizeof(*o->mods));
 		m = &o->mods[o->nmods++];
+		memset(m, 0, sizeof(*m));
 		m->name = xstrdup(f[0]);
 		m->init = xstrdup(f[1]);
 		m->exit = xstrdup(f[2]);
 		m->detail = xstrdup(nf > 3 ? f[3] : "-");
 	}
 	free(buf);
+	parse_bound(dir, o);
 }
 
 /* Module names: kbuild's file name and /proc/modules differ in - and _. */
@@ -114,8 +118,8 @@ static const struct modstat *mod_find(const struct modstat *m, int n,
  * "cycled=NAME" when every boot loaded it (init returned 0) and unloaded
  * it, else "not-cycled=NAME: why".
  */
-char *mod_evidence(const char *name, struct modstat *const *tabs,
-		   const int *ns, const int *seen, int ntabs)
+static char *cycle_evidence(const char *name, struct modstat *const *tabs,
+			    const int *ns, const int *seen, int ntabs)
 {
 	const struct modstat *m;
 	int t;
@@ -136,6 +140,24 @@ char *mod_evidence(const char *name, struct modstat *const *tabs,
 					 m->exit, m->detail);
 	}
 	return xasprintf("cycled=%s", name);
+}
+
+/*
+ * The evidence items of module NAME: cycle_evidence's, then the devices
+ * it bound (devices.c), if any: "cycled=foo; bound=foo@e1000; devices=...".
+ */
+char *mod_evidence(const char *name, struct modstat *const *tabs,
+		   const int *ns, const int *seen, int ntabs)
+{
+	char *c = cycle_evidence(name, tabs, ns, seen, ntabs);
+	char *d = dev_evidence(name, tabs, ns, ntabs), *all;
+
+	if (!d)
+		return c;
+	all = xasprintf("%s; %s", c, d);
+	free(c);
+	free(d);
+	return all;
 }
 
 /* "round 1 modprobe foo" (or "modprobe -r foo") in a result's detail. */

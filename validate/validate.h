@@ -18,6 +18,7 @@
  *   run.c       the tools as child processes, signals
  *   elfcheck.c  ELF symbol tables
  *   modules.c   module tables of boots, the deny list, the cover plan
+ *   devices.c   emulated devices for the build's modules, bound= evidence
  *   util.c      paths and small helpers of this program
  *   jobs.c      the batches as jobs for a farm: emit, run one, merge
  */
@@ -62,6 +63,10 @@ extern const char *const mode_name[];
 /* One row of a boot's modules.tsv (qemu-boot/README.md). */
 struct modstat {
 	char *name, *init, *exit, *detail;
+	/* devices.c: what the devices exercise did with its devices */
+	char *bound;		/* "DRIVER@QEMUDEV,...", or NULL */
+	char *devices;		/* "QEMUDEV:probe=0,rebind=ok,...|..." */
+	int bound_ok;		/* every device passed every exercise */
 };
 
 struct boot_out {
@@ -185,6 +190,15 @@ void setup_hashes(struct ctx *x);
 void load_baseline(struct ctx *x);
 void set_boot_timeout(struct ctx *x);
 void decide_unbuilt(struct ctx *x);
+
+/* devices.c */
+int dev_groups(struct ctx *x);
+const char *dev_cpu(struct ctx *x);
+void dev_boot_args(struct ctx *x, int g, char **args, char **append);
+void dev_write_attached(struct ctx *x, const char *dir, int g);
+void parse_bound(const char *dir, struct boot_out *o);
+char *dev_evidence(const char *name, struct modstat *const *tabs,
+		   const int *ns, int ntabs);
 
 /* modules.c */
 void mods_free(struct modstat *m, int n);

@@ -5,7 +5,7 @@
 PROGRAMS += validate/validate
 VAL_SRCS := $(addprefix validate/,main.c util.c cand.c record.c git.c tree.c jobs.c \
 	build.c section.c boot.c bootparse.c strategy.c baseline.c plan.c run.c \
-	elfcheck.c modules.c)
+	elfcheck.c modules.c devices.c)
 VAL_HDRS := $(wildcard validate/*.h)
 
 validate/validate: $(VAL_SRCS) $(VAL_HDRS) $(LIB)
@@ -105,3 +105,11 @@ cover-plan: validate/cover-plan
 bench-cover: validate/validate validate/cover-plan qemu-boot/boot \
 		candidates/candidates cocci/mentions campaign/report patches/queue
 	sh validate/bench-cover.sh "$(TREE)" "$(WORK)"
+
+# test-devices-plan.sh's window into devices.c
+CLEAN_FILES += validate/tests/devplan
+validate/tests/devplan: validate/tests/devplan.c validate/devices.c \
+		validate/modules.c validate/util.c validate/run.c \
+		$(VAL_HDRS) $(LIB)
+	$(CC) $(CFLAGS) -o $@ validate/tests/devplan.c validate/devices.c \
+		validate/modules.c validate/util.c validate/run.c $(LIB)
