@@ -8,7 +8,8 @@
  *                   holds one by value (members of members too), or a
  *                   pointer to an ops table or to such a struct
  *   object-pointer  a pointer to a struct, union, pointer or table
- *                   (not a string), or a struct that holds one by value
+ *                   (not a string), or a struct that holds one by value;
+ *                   a static key is a switch, whatever its struct holds
  *   policy          a file of a security or hardening area (areas[])
  *                   whose code tests it in a condition
  *   bound           a shift count, a mask, a loop bound, an allocation
@@ -335,6 +336,11 @@ static void decide(const struct judge *j, const struct vstate *s, uint32_t d,
 
 	parse_type(type, &p);
 	vt = vtype_of(s, p.base);
+	if (df->attrs & A_STATIC_KEY) {
+		/* a switch: its entries pointer is the jump label code's */
+		vt = NULL;
+		p.fn = p.stars = 0;
+	}
 	if (p.fn || (s->uses[d] & (1u << U_FNPTR))) {
 		vi->value = V_FN;
 		snprintf(vi->why, sizeof(vi->why), "a function pointer (%s)",

@@ -28,6 +28,8 @@ module_param(vf_debug, int, 0444);
 static int vf_boot_opt;
 /* setting: a mode tested in a condition, outside a security area */
 static int vf_mode;
+/* setting: a static key outside a security area, whatever it holds */
+DEFINE_STATIC_KEY_FALSE(vf_fast_key);
 /* setting: a string, and a plain struct of numbers */
 static char *vf_name;
 static struct vf_conf vf_cfg;
@@ -63,6 +65,7 @@ static int __init vf_init(void)
 	vf_name = 0;
 	vf_cfg.a = 1;
 	vf_level = 1;
+	static_branch_enable(&vf_fast_key);
 	return 0;
 }
 
@@ -72,6 +75,8 @@ int vf_lookup(unsigned int h, int v)
 	void *p;
 
 	if (vf_mode)
+		v++;
+	if (static_branch_unlikely(&vf_fast_key))
 		v++;
 	for (i = 0; i < vf_nr_slots; i++)
 		v += vf_hash_table[h & vf_hash_mask].first != 0;

@@ -36,3 +36,13 @@ struct vf_conf {
 };
 
 int vf_register(struct vf_ops *ops);
+
+/* a static key holds a pointer, but it is a switch */
+struct static_key {
+	int enabled;
+	struct jump_entry *entries;
+};
+
+struct static_key_false {
+	struct static_key key;
+};

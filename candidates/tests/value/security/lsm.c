@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The value column's policy rule: a security area's switch. */
 static int vf_lsm_enabled;
+/* policy: a security area's static key, tested in a condition */
+DEFINE_STATIC_KEY_FALSE(vf_lsm_key);
 /* in a security area, but no condition tests it: not a policy */
 static int vf_lsm_count;
 
@@ -10,6 +12,7 @@ static int __init vf_lsm_init(void)
 {
 	vf_lsm_enabled = 1;
 	vf_lsm_count = 3;
+	static_branch_enable(&vf_lsm_key);
 	return 0;
 }
 
@@ -17,6 +20,8 @@ int vf_lsm_check(int op)
 {
 	if (!vf_lsm_enabled)
 		return 0;
+	if (static_branch_unlikely(&vf_lsm_key))
+		return 1;
 	printk("%d\n", vf_lsm_count);
 	return op == 2;
 }
