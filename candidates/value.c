@@ -11,7 +11,8 @@
  *                   (not a string), or a struct that holds one by value;
  *                   a static key is a switch, whatever its struct holds
  *   policy          a file of a security or hardening area (areas[])
- *                   whose code tests it in a condition
+ *                   whose code tests it in a condition after init (in a
+ *                   function that is not init-only: a runtime check)
  *   bound           a shift count, a mask, a loop bound, an allocation
  *                   size or part of an index expression (uses.tsv)
  *   param           a module_param/core_param, or written by a __setup
@@ -43,6 +44,8 @@ static const char *const use_names[U_NUSES] = {
 	"call", "index", "subscript", "shift", "mask", "loop", "size", "cond",
 	"fnptr",
 };
+/* a cond use in a function that is not init-only: a runtime check */
+#define U_RCOND		U_NUSES
 #define U_BOUNDS ((1u << U_INDEX) | (1u << U_SHIFT) | (1u << U_MASK) | \
 		  (1u << U_LOOP) | (1u << U_SIZE))
 
@@ -81,6 +84,7 @@ struct vtype {
 
 struct vstate {
 	const struct facts *f;
+	const struct graph *g;
 	struct strtab types;	/* valtypes.tsv names */
 	struct vtype *vt;
 	uint32_t nvt;
@@ -160,6 +164,28 @@ static int load_valtypes(struct vstate *s, const char *dir)
 	return 0;
 }
 
+static void use_add(struct vstate *s, uint32_t file, uint32_t name, int k,
+		    long line)
+{
+	uint32_t d;
+
+	for (d = map_get(&s->def_at, map_key(file, name)); d != MAP_NONE;
+	     d = s->def_next[d]) {
+		if (!(s->uses[d] & (1u << k)))
+			s->use_line[d * (U_NUSES + 1) + k] = (uint32_t)line;
+		s->uses[d] |= 1u << k;
+	}
+}
+
+/* FUNC of FILE is init-only (closure.c); an unknown function is not. */
+static int init_only(const struct vstate *s, uint32_t file, uint32_t func)
+{
+	uint32_t n = func == STR_NONE ? MAP_NONE :
+		graph_node(s->g, file, func);
+
+	return n != MAP_NONE && s->g->nodes[n].init_only;
+}
+
 static int load_uses(struct vstate *s, const char *dir)
 {
 	static const char *const cols[] = {
@@ -173,7 +199,7 @@ static int load_uses(struct vstate *s, const char *dir)
 	if (open_opt(&t, dir, "uses.tsv", cols, 5, &path, &rc))
 		return 0;
 	while (rc >= 0 && (rc = tsv_next(&t)) > 0) {
-		uint32_t file, name, d;
+		uint32_t file, name;
 		long line;
 
 		k = tsv_enum(&t, 4, use_names, U_NUSES);
@@ -186,12 +212,9 @@ static int load_uses(struct vstate *s, const char *dir)
 		name = strtab_find(st, t.field[2]);
 		if (file == STR_NONE || name == STR_NONE)
 			continue;
-		for (d = map_get(&s->def_at, map_key(file, name));
-		     d != MAP_NONE; d = s->def_next[d]) {
-			if (!(s->uses[d] & (1u << k)))
-				s->use_line[d * U_NUSES + k] = (uint32_t)line;
-			s->uses[d] |= 1u << k;
-		}
+		if (k == U_COND && !init_only(s, file, strtab_find(st, t.field[3])))
+			use_add(s, file, name, U_RCOND, line);
+		use_add(s, file, name, k, line);
 	}
 	k = t.sys_errno;
 	tsv_close(&t);
@@ -314,11 +337,12 @@ static const char *uses_text(const struct vstate *s, uint32_t d, uint32_t mask,
 	int k;
 
 	buf[0] = '\0';
-	for (k = 0; k < U_NUSES && n < len; k++) {
+	for (k = 0; k <= U_NUSES && n < len; k++) {
 		if (!(s->uses[d] & mask & (1u << k)))
 			continue;
 		n += snprintf(buf + n, len - n, "%s%s at line %u", n ? ", " : "",
-			      use_names[k], s->use_line[d * U_NUSES + k]);
+			      k == U_RCOND ? "runtime cond" : use_names[k],
+			      s->use_line[d * (U_NUSES + 1) + k]);
 	}
 	return buf;
 }
@@ -386,11 +410,11 @@ static void decide(const struct judge *j, const struct vstate *s, uint32_t d,
 			 p.base, vt->field[VT_OBJPTR]);
 		return;
 	}
-	if (!p.stars && in_area(file) && (s->uses[d] & (1u << U_COND))) {
+	if (!p.stars && in_area(file) && (s->uses[d] & (1u << U_RCOND))) {
 		vi->value = V_POLICY;
 		snprintf(vi->why, sizeof(vi->why),
 			 "a security or hardening area's switch (%s)",
-			 uses_text(s, d, 1u << U_COND, u, sizeof(u)));
+			 uses_text(s, d, 1u << U_RCOND, u, sizeof(u)));
 		return;
 	}
 	if (!p.stars && (s->uses[d] & U_BOUNDS)) {
@@ -418,6 +442,7 @@ int value_all(const struct judge *j, const char *dir)
 
 	memset(&s, 0, sizeof(s));
 	s.f = f;
+	s.g = j->g;
 	strtab_init(&s.types);
 	map_init(&s.def_at);
 	map_init(&s.setup_fn);

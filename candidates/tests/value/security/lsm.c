@@ -3,10 +3,21 @@
 static int vf_lsm_enabled;
 /* policy: a security area's static key, tested in a condition */
 DEFINE_STATIC_KEY_FALSE(vf_lsm_key);
+/* tested only by its own __setup handler: a parameter, not a policy */
+static int vf_lsm_hash_done;
 /* in a security area, but no condition tests it: not a policy */
 static int vf_lsm_count;
 
 extern int printk(const char *fmt, ...);
+
+static int __init vf_lsm_hash_setup(char *s)
+{
+	if (vf_lsm_hash_done)
+		return 1;
+	vf_lsm_hash_done = 1;
+	return 1;
+}
+__setup("vf_hash=", vf_lsm_hash_setup);
 
 static int __init vf_lsm_init(void)
 {
