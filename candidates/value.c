@@ -10,11 +10,11 @@
  *   object-pointer  a pointer to a struct, union, pointer or table
  *                   (not a string), or a struct that holds one by value;
  *                   a static key is a switch, whatever its struct holds
+ *   bound           a shift count, a mask, a loop bound, an allocation
+ *                   size or part of an index expression (uses.tsv)
  *   policy          a file of a security or hardening area (areas[])
  *                   whose code tests it in a condition after init (in a
  *                   function that is not init-only: a runtime check)
- *   bound           a shift count, a mask, a loop bound, an allocation
- *                   size or part of an index expression (uses.tsv)
  *   param           a module_param/core_param, or written by a __setup
  *                   or early_param handler
  *   setting         anything else
@@ -410,17 +410,17 @@ static void decide(const struct judge *j, const struct vstate *s, uint32_t d,
 			 p.base, vt->field[VT_OBJPTR]);
 		return;
 	}
+	if (!p.stars && (s->uses[d] & U_BOUNDS)) {
+		vi->value = V_BOUND;
+		snprintf(vi->why, sizeof(vi->why), "bounds an access (%s)",
+			 uses_text(s, d, U_BOUNDS, u, sizeof(u)));
+		return;
+	}
 	if (!p.stars && in_area(file) && (s->uses[d] & (1u << U_RCOND))) {
 		vi->value = V_POLICY;
 		snprintf(vi->why, sizeof(vi->why),
 			 "a security or hardening area's switch (%s)",
 			 uses_text(s, d, 1u << U_RCOND, u, sizeof(u)));
-		return;
-	}
-	if (!p.stars && (s->uses[d] & U_BOUNDS)) {
-		vi->value = V_BOUND;
-		snprintf(vi->why, sizeof(vi->why), "bounds an access (%s)",
-			 uses_text(s, d, U_BOUNDS, u, sizeof(u)));
 		return;
 	}
 	if (param_of(j, s, d, why, sizeof(why))) {
