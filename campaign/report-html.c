@@ -130,11 +130,17 @@ static void subsystem_table(struct sb *f, struct report *r)
 	sb_add(f, "</table>\n");
 }
 
-/* <tr class=CLS data-value=VALUE data-variable=NAME><td>NAME</td><td>FILE:LINE</td><td> */
-static void row_head(struct sb *f, const char *cls, const struct var *v)
+/*
+ * <tr class=CLS [data-value=VALUE] data-variable=NAME><td>NAME</td>
+ * <td>FILE:LINE</td><td>; the value for the candidates' filter
+ */
+static void row_head(struct sb *f, const char *cls, const struct var *v,
+		     int value)
 {
-	sb_addf(f, "<tr class=\"%s\" data-value=\"%s\" data-variable=\"",
-		cls, value_name[v->value]);
+	sb_addf(f, "<tr class=\"%s\"", cls);
+	if (value)
+		sb_addf(f, " data-value=\"%s\"", value_name[v->value]);
+	sb_add(f, " data-variable=\"");
 	html_esc(f, v->name);
 	sb_add(f, "\"><td><code>");
 	html_esc(f, v->name);
@@ -149,7 +155,7 @@ static void candidate_row(struct sb *f, struct report *r, struct var *v)
 	const char *where = v->vevidence ? writer_where(r, v->vevidence) : NULL;
 	const char *base;
 
-	row_head(f, vd, v);
+	row_head(f, vd, v, 1);
 	sb_addf(f, "<code class=\"annotation\">%s</code></td><td class=\"value\">%s</td><td>",
 		annot_name[v->annot], value_name[v->value]);
 	html_esc(f, v->confidence);
@@ -267,7 +273,7 @@ static void notbuilt_section(struct sb *f, struct report *r)
 			if (!is_notbuilt(v) ||
 			    strcmp(notbuilt_kind(notbuilt_reason(v)), kind[best]))
 				continue;
-			row_head(f, "not-built", v);
+			row_head(f, "not-built", v, 0);
 			html_esc(f, notbuilt_reason(v));
 			sb_add(f, "</td></tr>\n");
 		}
@@ -308,7 +314,7 @@ static void finder_table(struct sb *f, struct report *r)
 	for (i = 0; i < r->nfr; i++) {
 		struct var *v = &r->fr[i];
 
-		row_head(f, "finder-rejected", v);
+		row_head(f, "finder-rejected", v, 0);
 		html_esc(f, v->reason);
 		sb_add(f, "</td><td>");
 		html_esc(f, v->evidence);
