@@ -37,9 +37,6 @@ static struct vf_conf vf_cfg;
 static int vf_level;
 static const char *const vf_level_names[] = { "a", "b" };
 
-extern void *kmalloc(unsigned long size, int flags);
-extern int printk(const char *fmt, ...);
-
 static int __init vf_setup(char *s)
 {
 	vf_boot_opt = 1;
@@ -86,7 +83,7 @@ int vf_lookup(unsigned int h, int v)
 	v += vf_hook(v) + vf_cur_ops->open(p);
 	vf_cb(p);
 	vf_hold.in.done(p);
-	printk("%d %d %s %d %p %s\n", vf_debug, vf_boot_opt, vf_name,
+	pr_info("%d %d %s %d %p %s\n", vf_debug, vf_boot_opt, vf_name,
 	       vf_cfg.b, vf_lnk.cache, vf_level_names[vf_level]);
 	return v;
 }

@@ -36,6 +36,8 @@ struct vf_conf {
 };
 
 int vf_register(struct vf_ops *ops);
+void *kmalloc(unsigned long size, int flags);
+int pr_info(const char *fmt, ...);
 
 /* a static key holds a pointer, but it is a switch */
 struct static_key {

@@ -8,8 +8,6 @@ static int vf_lsm_hash_done;
 /* in a security area, but no condition tests it: not a policy */
 static int vf_lsm_count;
 
-extern int printk(const char *fmt, ...);
-
 static int __init vf_lsm_hash_setup(char *s)
 {
 	if (vf_lsm_hash_done)
@@ -33,6 +31,6 @@ int vf_lsm_check(int op)
 		return 0;
 	if (static_branch_unlikely(&vf_lsm_key))
 		return 1;
-	printk("%d\n", vf_lsm_count);
+	pr_info("%d\n", vf_lsm_count);
 	return op == 2;
 }
