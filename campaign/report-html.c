@@ -130,10 +130,17 @@ static void subsystem_table(struct sb *f, struct report *r)
 	sb_add(f, "</table>\n");
 }
 
-/* <tr class=CLS data-variable=NAME><td>NAME</td><td>FILE:LINE</td><td> */
-static void row_head(struct sb *f, const char *cls, const struct var *v)
+/*
+ * <tr class=CLS [data-value=VALUE] data-variable=NAME><td>NAME</td>
+ * <td>FILE:LINE</td><td>; the value for the candidates' filter
+ */
+static void row_head(struct sb *f, const char *cls, const struct var *v,
+		     int value)
 {
-	sb_addf(f, "<tr class=\"%s\" data-variable=\"", cls);
+	sb_addf(f, "<tr class=\"%s\"", cls);
+	if (value)
+		sb_addf(f, " data-value=\"%s\"", value_name[v->value]);
+	sb_add(f, " data-variable=\"");
 	html_esc(f, v->name);
 	sb_add(f, "\"><td><code>");
 	html_esc(f, v->name);
@@ -148,9 +155,9 @@ static void candidate_row(struct sb *f, struct report *r, struct var *v)
 	const char *where = v->vevidence ? writer_where(r, v->vevidence) : NULL;
 	const char *base;
 
-	row_head(f, vd, v);
-	sb_addf(f, "<code class=\"annotation\">%s</code></td><td>",
-		annot_name[v->annot]);
+	row_head(f, vd, v, 1);
+	sb_addf(f, "<code class=\"annotation\">%s</code></td><td class=\"value\">%s</td><td>",
+		annot_name[v->annot], value_name[v->value]);
 	html_esc(f, v->confidence);
 	sb_add(f, "</td><td>");
 	html_esc(f, v->reason);
@@ -179,14 +186,28 @@ static void candidate_row(struct sb *f, struct report *r, struct var *v)
 	sb_add(f, "</td></tr>\n");
 }
 
+/*
+ * By value rank (what the candidate protects), with a filter: a select
+ * that hides the rows of the other values (inline script, no fetch).
+ */
 static void candidate_table(struct sb *f, struct report *r)
 {
-	int i;
+	int i, *order = value_order(r), count[VAL_NR] = { 0 };
 
-	sb_add(f, "<table id=\"candidates\"><tr><th>variable</th><th>definition</th><th>annotation</th><th>confidence</th><th>finder: why init-only, writers</th><th>verdict</th><th>validation: section check, exercises, reason</th><th>patch</th></tr>\n");
 	for (i = 0; i < r->n; i++)
-		candidate_row(f, r, &r->v[i]);
+		count[r->v[i].value]++;
+	sb_add(f, "<p>Value: <select id=\"value-filter\" onchange=\"var v=this.value;document.querySelectorAll('#candidates tr[data-value]').forEach(function(t){t.style.display=(v===''||t.dataset.value===v)?'':'none';});\"><option value=\"\">all</option>");
+	for (i = 0; i < VAL_NR; i++) {
+		if (count[i])
+			sb_addf(f, "<option value=\"%s\">%s (%d)</option>",
+				value_name[i], value_name[i], count[i]);
+	}
+	sb_add(f, "</select></p>\n");
+	sb_add(f, "<table id=\"candidates\"><tr><th>variable</th><th>definition</th><th>annotation</th><th>value</th><th>confidence</th><th>finder: why init-only, writers</th><th>verdict</th><th>validation: section check, exercises, reason</th><th>patch</th></tr>\n");
+	for (i = 0; i < r->n; i++)
+		candidate_row(f, r, &r->v[order[i]]);
 	sb_add(f, "</table>\n");
+	free(order);
 }
 
 /* The reason of a not-built verdict: its evidence after "not-built: ". */
@@ -252,7 +273,7 @@ static void notbuilt_section(struct sb *f, struct report *r)
 			if (!is_notbuilt(v) ||
 			    strcmp(notbuilt_kind(notbuilt_reason(v)), kind[best]))
 				continue;
-			row_head(f, "not-built", v);
+			row_head(f, "not-built", v, 0);
 			html_esc(f, notbuilt_reason(v));
 			sb_add(f, "</td></tr>\n");
 		}
@@ -293,7 +314,7 @@ static void finder_table(struct sb *f, struct report *r)
 	for (i = 0; i < r->nfr; i++) {
 		struct var *v = &r->fr[i];
 
-		row_head(f, "finder-rejected", v);
+		row_head(f, "finder-rejected", v, 0);
 		html_esc(f, v->reason);
 		sb_add(f, "</td><td>");
 		html_esc(f, v->evidence);

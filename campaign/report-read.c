@@ -67,7 +67,7 @@ void read_candidates(struct report *r, const char *path)
 		"low" };
 	enum { C_FILE, C_LINE, C_NAME, C_CLASS, C_CONF, C_REASON, C_EV };
 	struct tsv t;
-	int c[ARRAY_SIZE(cols)], k, rc, ca;
+	int c[ARRAY_SIZE(cols)], k, rc, ca, cv;
 	size_t i;
 
 	if (tsv_open(&t, path, 0))
@@ -78,6 +78,7 @@ void read_candidates(struct report *r, const char *path)
 			tsv_fail(&t);
 	}
 	ca = tsv_col(&t, "annotation");	/* optional */
+	cv = tsv_col(&t, "value");	/* optional: an older finder's has none */
 	while ((rc = tsv_next(&t)) > 0) {
 		char **f = t.field;
 		struct var *v;
@@ -104,6 +105,14 @@ void read_candidates(struct report *r, const char *path)
 		v->confidence = xstrdup(f[c[C_CONF]]);
 		v->reason = xstrdup(f[c[C_REASON]]);
 		v->evidence = xstrdup(f[c[C_EV]]);
+		v->value = VAL_NONE;
+		if (cv >= 0) {
+			int val = tsv_enum(&t, cv, value_name, VAL_NONE);
+
+			if (val < 0)
+				tsv_fail(&t);
+			v->value = val;
+		}
 		if (k == K_INITDATA)
 			v->annot = initdata_annot(&t, ca, v->reason);
 	}

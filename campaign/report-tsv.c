@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report-tsv.c - report.tsv (one row per conversion candidate, its
- * annotation last), funnel.tsv (stage, count; the accepted ones per level
+ * report-tsv.c - report.tsv (one row per conversion candidate, by value
+ * rank, its annotation and value last), funnel.tsv (stage, count; the accepted ones per level
  * last) and kinds.tsv (annotation, then its candidates, validated,
  * accepted and queued) for scripts; columns in FORMATS.md.
  */
@@ -34,12 +34,12 @@ void write_tsv(struct report *r, const char *dir)
 {
 	struct sb f;
 	char *sub;
-	int i, s;
+	int i, s, *order = value_order(r);
 
 	sb_init(&f);
-	sb_add(&f, "file\tline\tname\tconfidence\tverdict\tlevel\tstage\tdirectory\tpatch\tfinder_reason\tfinder_evidence\tvalidation_evidence\tannotation\n");
+	sb_add(&f, "file\tline\tname\tconfidence\tverdict\tlevel\tstage\tdirectory\tpatch\tfinder_reason\tfinder_evidence\tvalidation_evidence\tannotation\tvalue\n");
 	for (i = 0; i < r->n; i++) {
-		struct var *v = &r->v[i];
+		struct var *v = &r->v[order[i]];
 
 		sub = subsystem(v->file);
 		sb_addf(&f, "%s\t%ld\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", v->file,
@@ -51,8 +51,10 @@ void write_tsv(struct report *r, const char *dir)
 		tsv_field(&f, v->reason, 0);
 		tsv_field(&f, v->evidence, 0);
 		tsv_field(&f, v->vevidence ? v->vevidence : "-", 0);
-		sb_addf(&f, "%s\n", annot_name[v->annot]);
+		sb_addf(&f, "%s\t%s\n", annot_name[v->annot],
+			value_name[v->value]);
 	}
+	free(order);
 	write_out(dir, "report.tsv", &f);
 
 	sb_init(&f);

@@ -159,6 +159,34 @@ static int cmp_var(const void *a, const void *b)
 	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
+const char *const value_name[VAL_NR] = {
+	"fn-pointer", "object-pointer", "bound", "policy", "param", "setting",
+	"-",
+};
+
+static const struct report *order_r;
+
+static int cmp_value(const void *a, const void *b)
+{
+	const struct var *x = &order_r->v[*(const int *)a];
+	const struct var *y = &order_r->v[*(const int *)b];
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return cmp_var(x, y);
+}
+
+int *value_order(const struct report *r)
+{
+	int *o = xmalloc((r->n + 1) * sizeof(*o)), i;
+
+	for (i = 0; i < r->n; i++)
+		o[i] = i;
+	order_r = r;
+	qsort(o, r->n, sizeof(*o), cmp_value);
+	return o;
+}
+
 static const char usage[] =
 "usage: report --candidates FILE --journal FILE --out DIR [--queue DIR]\n"
 "              [--facts DIR] [--title TEXT]\n"

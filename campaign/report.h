@@ -26,8 +26,17 @@ extern const char *const annot_name[A_NR];
 enum kstage { KS_CANDIDATES, KS_VALIDATED, KS_ACCEPTED, KS_QUEUED, KS_NR };
 extern const char *const kstage_name[KS_NR];
 
+/*
+ * What a candidate protects: candidates.tsv's value column, in rank
+ * order (FORMATS.md); VAL_NONE for a candidates.tsv without it.
+ */
+enum value { VAL_FN, VAL_OBJECT, VAL_BOUND, VAL_POLICY, VAL_PARAM,
+	     VAL_SETTING, VAL_NONE, VAL_NR };
+extern const char *const value_name[VAL_NR];
+
 struct var {
 	char *file, *name, *confidence, *reason, *evidence;
+	enum value value;
 	long line;
 	const char *verdict;	/* NULL: not validated yet */
 	enum ev_level level;	/* the journal's, "-" unless accepted */
@@ -58,6 +67,8 @@ void link_patches(struct report *r, const char *queue);
 
 /* report.c */
 void classify(struct report *r);
+/* The indexes of r->v by value rank, then file and line; free() it. */
+int *value_order(const struct report *r);
 /* The kind of a not-built reason ("other-arch", "unmet", ...). */
 const char *notbuilt_kind(const char *reason);
 char *subsystem(const char *file);

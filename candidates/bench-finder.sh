@@ -13,14 +13,16 @@
 # start, files, files with parse errors, candidates by class
 # (ro_after_init also by confidence) and peak memory, the largest
 # resident set of one process (GNU time's maximum RSS, which covers the
-# spatch children). Exit 1 when the wall time is over the target
+# spatch children), then bench-value.sh's rows: the value column's
+# distribution over the proposals, and the hand check of
+# tests/labelled/MAJOR.MINOR/values.tsv when there is one. Exit 1 when the wall time is over the target
 # (default 1800 s, the issue's 30 minutes), 64 usage, 70 when
 # run-facts.sh, candidates or the host failed.
 
 set -u
 
 usage() {
-	sed -n '3,18s/^# \{0,1\}//p' "$0"
+	sed -n '3,21s/^# \{0,1\}//p' "$0"
 }
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -118,6 +120,15 @@ bycls=$(tsv_awk "$out/candidates.tsv" 'NR > 1 { n[$c_class]++
 echo "bench-finder: Linux $kver, $label: $files files ($errs, $pct%, with parse errors; $code_errs, $code_pct%, outside #define bodies) in ${wall}s, ${cpu} s of CPU ($rate files/s, -j $jobs, load $load0 at the start)," \
 	"peak RSS ${rss_facts} KiB (facts) / ${rss_cand} KiB (candidates)"
 echo "bench-finder: $summary"
+# the value column's distribution, and its hand check when the kernel has one
+vlab=$here/tests/labelled/$(echo "$kver" | cut -d . -f 1-2)/values.tsv
+if [ -f "$vlab" ]; then
+	sh "$here/bench-value.sh" --scope "$label" --labels "$vlab" "$work" \
+		"$out/candidates.tsv" || die 70 "bench-value.sh failed"
+else
+	sh "$here/bench-value.sh" --scope "$label" "$work" "$out/candidates.tsv" ||
+		die 70 "bench-value.sh failed"
+fi
 if [ "$wall" -gt "$target" ]; then
 	echo "bench-finder: over the target of ${target}s"
 	exit 1

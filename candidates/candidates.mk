@@ -4,7 +4,7 @@
 
 PROGRAMS += candidates/candidates
 CAND_SRCS := $(addprefix candidates/,main.c map.c facts.c \
-	closure.c classify.c perm.c report.c link.c)
+	closure.c classify.c perm.c report.c link.c value.c)
 CAND_HDRS := $(wildcard candidates/*.h)
 
 candidates/candidates: $(CAND_SRCS) $(CAND_HDRS) $(LIB)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "value.h"
 
 static void print_help(FILE *fp)
 {
@@ -40,7 +41,9 @@ static void print_help(FILE *fp)
 	      "Output columns: file line name storage class confidence reason\n"
 	      "evidence (all writers as file:line:func:form joined by ';') annotation\n"
 	      "(what the annotate step adds: ro_after_init, initdata, initconst,\n"
-	      "or -).\n"
+	      "or -), value (what it protects: fn-pointer, object-pointer, bound,\n"
+	      "policy, param or setting; from DIR/valtypes.tsv and DIR/uses.tsv\n"
+	      "when present).\n"
 	      "Exit status: 0 done, 1 --explain NAME found no such variable,\n"
 	      "64 bad usage, 65 a missing or malformed fact file (FILE:LINE:\n"
 	      "message), 70 out of memory or a read or write error.\n", fp);
@@ -152,6 +155,9 @@ int main(int argc, char **argv)
 		return rc;
 	graph_build(&g, &f);
 	judge_all(&j, &f, &g);
+	rc = value_all(&j, dir);
+	if (rc)
+		return rc;
 	if (explain && !report_explain(&j, explain, stdout)) {
 		warnx("%s: no such variable in %s/defs.tsv", explain, dir);
 		return RC_FAIL;

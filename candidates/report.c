@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "value.h"
 
 static const struct facts *sort_facts;
 
@@ -56,17 +57,17 @@ int report_write(const struct judge *j, const char *path)
 	qsort(order, f->ndefs, sizeof(*order), def_cmp);
 	sb_init(&out);
 	sb_add(&out,
-	       "file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\tannotation\n");
+	       "file\tline\tname\tstorage\tclass\tconfidence\treason\tevidence\tannotation\tvalue\n");
 	for (i = 0; i < f->ndefs; i++) {
 		const struct def *df = &f->defs[order[i]];
 		const struct verdict *v = &j->v[order[i]];
 
-		sb_addf(&out, "%s\t%u\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		sb_addf(&out, "%s\t%u\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			strtab_str(s, df->file), df->line,
 			strtab_str(s, df->name),
 			df->storage == ST_STATIC ? "static" : "global",
 			klass_names[v->klass], conf_names[v->conf], v->reason,
-			v->evidence, annotation(df, v));
+			v->evidence, annotation(df, v), value_of(order[i]));
 	}
 	if (write_file_atomic(path, out.buf, out.len)) {
 		fprintf(stderr, "%s: %s: cannot write: %s\n", prog_name, path,
@@ -133,6 +134,7 @@ int report_explain(const struct judge *j, const char *name, FILE *out)
 			df->init ? " initialized" : "");
 		fprintf(out, "  class %s, confidence %s: %s\n",
 			klass_names[v->klass], conf_names[v->conf], v->reason);
+		fprintf(out, "  value %s: %s\n", value_of(d), value_why(d));
 		for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 			const struct event *e = &j->ev[i];
 			int st = event_status(j, d, e, why, sizeof(why));

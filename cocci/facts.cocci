@@ -2366,3 +2366,155 @@ if CUR["file"] is not None:
 for rf in reads_pending:
 	static_reads(rf)
 del reads_pending[:]
+
+// ---- uses: how code reads the file's own variables (candidates/value.c) ---
+// A text pass, like static_reads(): for each variable the file defines,
+// the first use of each kind in each function, as a uses row.  The kinds
+// are the finder's evidence for the value column (FACTS.md uses.tsv).
+
+@initialize:python@
+@@
+USE_ALLOC = set("""kmalloc kzalloc kcalloc kmalloc_array kvmalloc kvzalloc
+kvcalloc kvmalloc_array vmalloc vzalloc vmalloc_array vcalloc kmalloc_node
+kzalloc_node kcalloc_node kvmalloc_node vmalloc_node vzalloc_node devm_kzalloc
+devm_kcalloc devm_kmalloc devm_kmalloc_array memblock_alloc memblock_alloc_raw
+memblock_alloc_node memblock_alloc_try_nid memblock_alloc_low memblock_phys_alloc
+alloc_large_system_hash alloc_pages alloc_pages_node __get_free_pages
+get_order kmem_cache_create kmem_cache_create_usercopy alloc_percpu
+__alloc_percpu bitmap_zalloc bitmap_alloc kfifo_alloc mempool_create
+mempool_create_kmalloc_pool dma_alloc_coherent""".split())
+USE_SHIFT = set("""BIT BIT_ULL BIT_ULL_MASK GENMASK GENMASK_ULL hash_32
+hash_64 hash_long hash_ptr hash_min runtime_const_shift_right_32""".split())
+USE_COND = set("""if while switch WARN_ON WARN_ON_ONCE BUG_ON likely unlikely
+static_branch_likely static_branch_unlikely static_key_enabled
+static_branch_maybe""".split())
+USE_LOOP = set("for while".split())
+USE_CMP_RE = re.compile(r"(?:(?<![<>=!-])[<>]=?|!=)\s*$")
+USE_CMP_AFTER_RE = re.compile(r"^\s*(?:[<>](?![<>])=?|!=)")
+USE_FNPTR_RE = re.compile(r"\(\s*\*\s*(?:const\s+)?(?:__\w+\s+)*$")
+uses_done = set()
+
+def use_operand_end(text, e):
+	"""The end of the postfix chain x[i].f->g that starts before e."""
+	n = len(text)
+	while True:
+		k = e
+		while k < n and text[k] in " \t\n":
+			k += 1
+		if k < n and text[k] == "[":
+			d = 0
+			while k < n:
+				if text[k] == "[":
+					d += 1
+				elif text[k] == "]":
+					d -= 1
+					if d == 0:
+						break
+				k += 1
+			e = k + 1
+			continue
+		m = re.match(r"(?:\.|->)\s*\w+", text[k:k + 80])
+		if m:
+			e = k + m.end()
+			continue
+		return e
+
+def use_openers(text, s):
+	"""The unmatched ( and [ before s, innermost first, back to the
+	enclosing { or }: (char, the word before it)."""
+	out = []
+	d = 0
+	k = s - 1
+	lim = max(s - 600, 0)
+	while k >= lim:
+		c = text[k]
+		if c in ")]":
+			d += 1
+		elif c in "([":
+			if d:
+				d -= 1
+			else:
+				w = re.search(r"(\w+)\s*$", text[max(k - 40, 0):k])
+				out.append((c, w.group(1) if w else ""))
+		elif c in "{}" and not d:
+			break
+		k -= 1
+	return out
+
+def use_kinds(text, s, e):
+	"""The use kinds of the mention text[s:e] (with its postfix chain)."""
+	kinds = set()
+	before = text[max(s - 80, 0):s].rstrip()
+	after = text[e:e + 40].lstrip()
+	if after.startswith("(") and not before.endswith("&"):
+		kinds.add("call")
+	ops = use_openers(text, s)
+	for c, w in ops:
+		if c == "[" and (c, w) == ops[0] and before.endswith("[") and \
+		   after.startswith("]"):
+			kinds.add("subscript")	# a[x]: x is the whole index
+		elif c == "[":
+			kinds.add("index")	# a[h & x], a[i % x], a[x - 1]
+		elif w in USE_ALLOC:
+			kinds.add("size")
+		elif w in USE_SHIFT:
+			kinds.add("shift")
+	if before.endswith("<<") or before.endswith(">>") or \
+	   before.endswith("<<=") or before.endswith(">>="):
+		kinds.add("shift")
+	if before.endswith("%") or before.endswith("%=") or \
+	   before.endswith("&=") or (before.endswith("&") and
+	   re.search(r"[\w)\]]\s*&$", before) and not before.endswith("&&")):
+		kinds.add("mask")
+	if ops and ops[-1][0] == "(" and ops[-1][1] in USE_LOOP and \
+	   (USE_CMP_RE.search(before) or USE_CMP_AFTER_RE.match(after)):
+		kinds.add("loop")
+	if any(c == "(" and w in USE_COND for c, w in ops) or \
+	   after[:1] == "?" or after[:2] in ("&&", "||") or \
+	   before.endswith("&&") or before.endswith("||") or \
+	   (before.endswith("!") and not before.endswith("!=")):
+		kinds.add("cond")
+	return kinds
+
+def value_uses(f):
+	names = defs.get(f)
+	if not names or f in uses_done:
+		return
+	uses_done.add(f)
+	text = COMMENT_RE.sub(blank, "\n".join(src(f)))
+	pat = re.compile(r"(?<![\w.])(?<!->)(" + "|".join(sorted(names)) +
+			 r")\b")
+	sp = sorted(spans.get(f, []))
+	seen = set()
+	line = 1
+	last = 0
+	for m in pat.finditer(text):
+		line += text.count("\n", last, m.start())
+		last = m.start()
+		name = m.group(1)
+		if TAG_RE.search(text, max(m.start() - 16, 0), m.start()):
+			continue
+		where = "-"
+		for l1, l2, fn in sp:
+			if l1 <= line <= l2:
+				where = fn
+				break
+		e = use_operand_end(text, m.end())
+		if where == "-":
+			# int (*hook)(int): defs says int, the return type
+			if USE_FNPTR_RE.search(text, max(m.start() - 40, 0),
+					       m.start()) and \
+			   re.match(r"\s*\)\s*\(", text[e:e + 20]) and \
+			   (name, "fnptr") not in seen:
+				seen.add((name, "fnptr"))
+				emit("uses", f, line, name, "-", "fnptr")
+			continue
+		for k in sorted(use_kinds(text, m.start(), e)):
+			if (name, where, k) not in seen:
+				seen.add((name, where, k))
+				emit("uses", f, line, name, where, k)
+
+@script:python uses@
+@@
+for uf in list(defs):
+	value_uses(uf)

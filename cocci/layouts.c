@@ -104,6 +104,25 @@ static struct strtab strs;
 static struct member *members;
 static size_t nmembers, capmembers;
 
+/*
+ * --values: the pointer members too, for the finder's value column
+ * (candidates/value.c): what a member points to, and function pointers.
+ */
+enum vkind { VM_PTR, VM_FN };
+
+struct vmember {
+	uint32_t owner, field, type;	/* type: what a VM_PTR points to */
+	uint32_t file;
+	unsigned int line;
+	uint8_t kind;
+};
+
+static struct vmember *vmembers;
+static size_t nvmembers, capvmembers;
+static int values;		/* --values: print the value table */
+/* typedef names of a function or function pointer type */
+static struct strtab fntypes;
+
 static struct {
 	const struct toks *t;
 	uint32_t file;
@@ -122,6 +141,25 @@ static void add_member(uint32_t owner, const char *field, uint32_t type,
 	members[nmembers].file = cur.file;
 	members[nmembers].line = line;
 	nmembers++;
+}
+
+static void add_vmember(uint32_t owner, const char *field, uint32_t type,
+			int kind, unsigned int line)
+{
+	if (!values)
+		return;
+	if (nvmembers == capvmembers) {
+		capvmembers = capvmembers ? capvmembers * 2 : 65536;
+		vmembers = xrealloc(vmembers,
+				    capvmembers * sizeof(*vmembers));
+	}
+	vmembers[nvmembers].owner = owner;
+	vmembers[nvmembers].field = strtab_intern(&strs, field);
+	vmembers[nvmembers].type = type;
+	vmembers[nvmembers].file = cur.file;
+	vmembers[nvmembers].line = line;
+	vmembers[nvmembers].kind = kind;
+	nvmembers++;
 }
 
 static int is(size_t i, const char *s)
@@ -148,6 +186,16 @@ static uint32_t tag_name(size_t i)
 	snprintf(buf, sizeof(buf), "%.*s %.*s", (int)kw->len, kw->s,
 		 (int)id->len, id->s);
 	return strtab_intern(&strs, buf);
+}
+
+/* The text of token I, in a static buffer. */
+static const char *tok_text(size_t i)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)cur.t->v[i].len,
+		 cur.t->v[i].s);
+	return buf;
 }
 
 static uint32_t tok_name(size_t i)
@@ -207,9 +255,26 @@ static void declarators(uint32_t owner, const char *prefix, uint32_t type,
 		size_t d = i, name = 0;
 		int skip = 0;
 
+		size_t fname = 0;
+		int star = 0;
+
 		for (; i < end && !is(i, ","); i++) {
 			if (is(i, "*") || is(i, "("))
 				skip = 1;
+			if (is(i, "*"))
+				star = 1;
+			if (is(i, "(") && is(i + 1, "*") && !fname) {
+				/* (*name)(...), (*name[N])(...) */
+				size_t k, c = close_of(i);
+
+				for (k = i + 2; k < c; k++) {
+					if (ident(k) && !in(k, qualifiers,
+							    ARRAY_SIZE(qualifiers))) {
+						fname = k + 1;
+						break;
+					}
+				}
+			}
 			if (is(i, "(") || is(i, "["))
 				i = close_of(i);
 			else if (!name && ident(i) &&
@@ -218,6 +283,16 @@ static void declarators(uint32_t owner, const char *prefix, uint32_t type,
 				name = i + 1;
 		}
 		i++;
+		if (fname || (star && name)) {
+			size_t nm = fname ? fname : name;
+
+			snprintf(field, sizeof(field), "%s%.*s", prefix,
+				 (int)cur.t->v[nm - 1].len,
+				 cur.t->v[nm - 1].s);
+			add_vmember(owner, field, type,
+				    fname ? VM_FN : VM_PTR,
+				    cur.t->v[d].line);
+		}
 		if (skip || !name || type == STR_NONE)
 			continue;
 		snprintf(field, sizeof(field), "%s%.*s", prefix,
@@ -386,6 +461,20 @@ static size_t parse_typedef(size_t i)
 		}
 		return end;
 	}
+	/* typedef void (*fn_t)(void);  typedef int fn_t(void); */
+	for (n = k; n < end; n++) {
+		if (is(n, "(") && is(n + 1, "*") && ident(n + 2)) {
+			strtab_intern(&fntypes, tok_text(n + 2));
+			return end;
+		}
+		if (is(n, "(") && n > k + 1 && ident(n - 1) &&
+		    !in(n - 1, attributes, ARRAY_SIZE(attributes))) {
+			strtab_intern(&fntypes, tok_text(n - 1));
+			return end;
+		}
+		if (is(n, "(") || is(n, "["))
+			break;
+	}
 	/* typedef struct x y;  typedef atomic_t z; an alias, no pointer */
 	for (n = k; n < end; n++) {
 		if (is(n, "*") || is(n, "(") || is(n, "["))
@@ -442,15 +531,194 @@ static void print_path(const uint32_t *via, uint32_t type, int depth,
 	print_path(via, m->type, depth + 1, printed || *field);
 }
 
+/*
+ * --values: what a variable of each type holds, for the finder's value
+ * column (candidates/value.c).  Rows "type kind field file line":
+ *   fntype          a typedef of a function or function pointer type
+ *   fn              it holds a function pointer by value (field: the path)
+ *   ops             an ops table: at least half of its members are
+ *                   function pointers (field "-": the first one's place)
+ *   ops-pointer     it holds a pointer to an ops table (the path)
+ *   object-pointer  it holds a pointer to a struct or union (the path)
+ * "Holds" is by value, through members of member types, as for traps.
+ */
+enum { VK_FN, VK_OPS, VK_OPSPTR, VK_OBJPTR, VK_N };
+static const char *const vk_names[VK_N] = {
+	"fn", "ops", "ops-pointer", "object-pointer",
+};
+
+struct vrow {
+	uint32_t field, file;	/* field: a string id, or STR_NONE: "-" */
+	unsigned int line;
+	int set;
+};
+
+static uint32_t vpath(uint32_t prefix, uint32_t field)
+{
+	char buf[1024];
+	const char *a = strtab_str(&strs, prefix), *b;
+
+	if (field == STR_NONE)
+		return prefix;
+	b = strtab_str(&strs, field);
+	if (!*a)
+		return field;
+	if (!*b)
+		return prefix;
+	snprintf(buf, sizeof(buf), "%s.%s", a, b);
+	return strtab_intern(&strs, buf);
+}
+
+static void vset(struct vrow *r, uint32_t field, uint32_t file,
+		 unsigned int line, int *changed)
+{
+	if (r->set)
+		return;
+	r->set = 1;
+	r->field = field;
+	r->file = file;
+	r->line = line;
+	*changed = 1;
+}
+
+static int is_fntype(uint32_t type)
+{
+	return strtab_find(&fntypes, strtab_str(&strs, type)) != STR_NONE;
+}
+
+static int is_aggregate(uint32_t type, const uint8_t *owns)
+{
+	const char *n = strtab_str(&strs, type);
+
+	return !strncmp(n, "struct ", 7) || !strncmp(n, "union ", 6) ||
+		owns[type];
+}
+
+static void print_values(void)
+{
+	uint32_t ntypes = strs.n, *nfn, *ntot, round, i, k;
+	struct vrow (*v)[VK_N];
+	uint8_t *owns;
+	int changed = 1;
+
+	v = xmalloc(ntypes * sizeof(*v));
+	memset(v, 0, ntypes * sizeof(*v));
+	nfn = xmalloc(ntypes * sizeof(*nfn));
+	ntot = xmalloc(ntypes * sizeof(*ntot));
+	owns = xmalloc(ntypes);
+	memset(nfn, 0, ntypes * sizeof(*nfn));
+	memset(ntot, 0, ntypes * sizeof(*ntot));
+	memset(owns, 0, ntypes);
+	/* the direct members: function pointers among them */
+	for (i = 0; i < nmembers; i++) {
+		const struct member *m = &members[i];
+
+		owns[m->owner] = 1;
+		if (!*strtab_str(&strs, m->field))
+			continue;	/* a typedef alias */
+		ntot[m->owner]++;
+		if (is_fntype(m->type)) {
+			nfn[m->owner]++;
+			vset(&v[m->owner][VK_FN], m->field, m->file, m->line,
+			     &changed);
+		}
+	}
+	for (i = 0; i < nvmembers; i++) {
+		const struct vmember *m = &vmembers[i];
+
+		owns[m->owner] = 1;
+		ntot[m->owner]++;
+		if (m->kind == VM_FN || is_fntype(m->type)) {
+			nfn[m->owner]++;
+			vset(&v[m->owner][VK_FN], m->field, m->file, m->line,
+			     &changed);
+		}
+	}
+	for (i = 0; i < ntypes; i++) {
+		if (nfn[i] && 2 * nfn[i] >= ntot[i])
+			vset(&v[i][VK_OPS], STR_NONE, v[i][VK_FN].file,
+			     v[i][VK_FN].line, &changed);
+	}
+	/* typedef aliases of ops tables are ops tables */
+	for (round = 0; changed && round < 64; round++) {
+		changed = 0;
+		for (i = 0; i < nmembers; i++) {
+			const struct member *m = &members[i];
+
+			if (!*strtab_str(&strs, m->field) &&
+			    v[m->type][VK_OPS].set)
+				vset(&v[m->owner][VK_OPS], STR_NONE,
+				     v[m->type][VK_OPS].file,
+				     v[m->type][VK_OPS].line, &changed);
+		}
+	}
+	for (i = 0; i < nvmembers; i++) {
+		const struct vmember *m = &vmembers[i];
+
+		if (m->kind != VM_PTR || is_fntype(m->type))
+			continue;
+		if (v[m->type][VK_OPS].set)
+			vset(&v[m->owner][VK_OPSPTR], m->field, m->file,
+			     m->line, &changed);
+		else if (is_aggregate(m->type, owns))
+			vset(&v[m->owner][VK_OBJPTR], m->field, m->file,
+			     m->line, &changed);
+	}
+	/* by value, through members of member types */
+	changed = 1;
+	for (round = 0; changed && round < 64; round++) {
+		changed = 0;
+		for (i = 0; i < nmembers; i++) {
+			const struct member *m = &members[i];
+
+			for (k = 0; k < VK_N; k++) {
+				const struct vrow *r = &v[m->type][k];
+
+				if (k == VK_OPS || !r->set ||
+				    v[m->owner][k].set || m->type == m->owner)
+					continue;
+				vset(&v[m->owner][k], vpath(m->field, r->field),
+				     r->file, r->line, &changed);
+			}
+		}
+	}
+	printf("type\tkind\tfield\tfile\tline\n");
+	for (i = 0; i < fntypes.n; i++)
+		printf("%s\tfntype\t-\t-\t-\n", strtab_str(&fntypes, i));
+	for (i = 0; i < ntypes; i++) {
+		for (k = 0; k < VK_N; k++) {
+			const struct vrow *r = &v[i][k];
+			const char *fld;
+
+			if (!r->set)
+				continue;
+			fld = r->field == STR_NONE ? "-" :
+				strtab_str(&strs, r->field);
+			printf("%s\t%s\t%s\t%s\t%u\n", strtab_str(&strs, i),
+			       vk_names[k], *fld ? fld : "-",
+			       strtab_str(&strs, r->file), r->line);
+		}
+	}
+	free(v);
+	free(nfn);
+	free(ntot);
+	free(owns);
+}
+
 static void print_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: layouts TREE LIST\n"
+		"usage: layouts [--values] TREE LIST\n"
 		"\n"
 		"Print, as TSV (type field trap file line), every struct, union or\n"
 		"typedef defined in the C files of LIST (paths relative to TREE, one\n"
 		"a line, '-' for standard input) that embeds by value a type its\n"
 		"keeper writes after init (a list node, a kobject, a lock...).\n"
+		"With --values, print instead (type kind field file line) what a\n"
+		"variable of each type holds: fntype (a typedef of a function\n"
+		"type), fn (a function pointer), ops (an ops table: half of its\n"
+		"members or more are function pointers), ops-pointer and\n"
+		"object-pointer (a pointer to an ops table, to a struct or union).\n"
 		"Exit status: 0, 1 a file could not be read, 64 usage, 70 host.\n");
 }
 
@@ -468,6 +736,11 @@ int main(int argc, char **argv)
 		print_usage(stdout);
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "--values")) {
+		values = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 3) {
 		print_usage(stderr);
 		return RC_USAGE;
@@ -476,6 +749,7 @@ int main(int argc, char **argv)
 	if (!list)
 		die(RC_USAGE, "%s: %s", argv[2], strerror(errno));
 	strtab_init(&strs);
+	strtab_init(&fntypes);
 	while (read_text_line(list, argv[2], &line, &cap)) {
 		size_t len;
 		char *buf;
@@ -495,6 +769,13 @@ int main(int argc, char **argv)
 	}
 	if (list != stdin)
 		fclose(list);
+	if (values) {
+		print_values();
+		if (fflush(stdout) || ferror(stdout))
+			die(RC_HOST, "stdout: write error: %s",
+			    strerror(errno));
+		return status;
+	}
 
 	/* every name gets a slot; the trap types are the roots */
 	for (i = 0; i < ARRAY_SIZE(trap_types); i++)

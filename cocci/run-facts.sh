@@ -64,7 +64,7 @@ builtins=${RUN_FACTS_BUILTINS-}
 # case range without spaces, case A...B (read as case A - B)
 asmgoto='\<((asm|__asm__|__asm|asm_inline)([[:space:]]+(volatile|__volatile__|inline))*[[:space:]]+)goto\>'
 caserange='(\<case[[:space:]]+[A-Za-z_][A-Za-z0-9_]*)\.\.\.([A-Za-z_])'
-tables="defs writes funcs funcrefs calls params errors"
+tables="defs writes funcs funcrefs calls params errors uses"
 
 hdr_defs='file	line	name	storage	type	array	attrs	init'
 hdr_writes='file	line	var	func	form'
@@ -73,6 +73,7 @@ hdr_funcrefs='file	line	name	func'
 hdr_calls='file	line	caller	callee'
 hdr_params='file	line	var	kind	perm	handler'
 hdr_errors='file	reason'
+hdr_uses='file	line	var	func	use'
 
 # hdr TABLE: the header line of TABLE.tsv (FACTS.md)
 hdr() {
@@ -84,6 +85,7 @@ hdr() {
 	calls) echo "$hdr_calls" ;;
 	params) echo "$hdr_params" ;;
 	errors) echo "$hdr_errors" ;;
+	uses) echo "$hdr_uses" ;;
 	esac
 }
 
@@ -514,10 +516,12 @@ fi
 [ -s "$wd/files" ] || die 65 "no files to analyse in scope '$*'"
 
 # ---- whole-tree tables: token scans, in the background ---------------------
-# Three tables come from a token scan of the whole tree (not only SCOPE),
+# Four tables come from a token scan of the whole tree (not only SCOPE),
 # each made by one C program:
 # - layouts.tsv (cocci/layouts): the types that embed what a keeper writes
 #   after init, for the type trap;
+# - valtypes.tsv (cocci/layouts --values): what the types hold, function
+#   and object pointers, for candidates' value column;
 # - protos.tsv (cocci/protos): the arguments every declaration takes as a
 #   pointer to const, which are reads;
 # - callers.tsv (cocci/callers): the functions whose every mention in the
@@ -541,7 +545,9 @@ table_start() {	# NAME PROGRAM WHAT PATHSPEC...
 	git -C "$tree" ls-files --cached --others --exclude-standard -- "$@" \
 		':!tools' ':!scripts' ':!Documentation' ':!samples' \
 		>"$wd/$tname.list" || die 70 "git ls-files failed in $tree"
-	"$tprog" "$tree" "$wd/$tname.list" \
+	topt=
+	[ "$tname" = valtypes ] && topt=--values
+	"$tprog" $topt "$tree" "$wd/$tname.list" \
 		>"$cache/$tname-$tkey.tsv.tmp.$$" 2>"$wd/$tname.err" &
 	echo $! >"$wd/$tname.pid"
 	table_pids="$table_pids $!"
@@ -567,6 +573,8 @@ table_finish() {
 		die 70 "cannot write $facts/$1.tsv"
 }
 table_start layouts "$layouts" "the types of the tree's .c and .h files" \
+	'*.c' '*.h'
+table_start valtypes "$layouts" "what the tree's types hold (function and object pointers)" \
 	'*.c' '*.h'
 table_start protos "$protos" "the const pointer arguments of the tree's functions" \
 	'*.c' '*.h'
@@ -729,6 +737,7 @@ printf 'feature\tvalue\nsealed_static_keys\t%s\n' "$sealed" >"$facts/.features.t
 	mv "$facts/.features.tmp" "$facts/features.tsv" ||
 	die 70 "cannot write $facts/features.tsv"
 table_finish layouts
+table_finish valtypes
 table_finish protos
 table_finish callers
 table_pids=

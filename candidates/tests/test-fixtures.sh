@@ -77,7 +77,7 @@ bad_ann=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	  else if (k == "initdata") want = "initdata"
 	  if (a != want) print $c["name"] " " k " " a }
 	END { if (!("annotation" in c)) print "no annotation column" }' "$T/out.tsv" 2>&1)
-[ -z "$bad_ann" ] && grep -q '	initconst$' "$T/out.tsv" &&
+[ -z "$bad_ann" ] && grep -qE '	initconst(	|$)' "$T/out.tsv" &&
 	ok "annotation column: ro_after_init, initdata or initconst by class, - otherwise" ||
 	not_ok "annotation column: ro_after_init, initdata or initconst by class, - otherwise" "$bad_ann"
 
