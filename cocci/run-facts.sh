@@ -510,6 +510,14 @@ else
 		s=${s#:(literal)}
 		set -- "$@" "$s"
 	done
+	# a .c or .h file named in SCOPE is analysed even when the prefilter
+	# finds no init marker in it: the user asked for it
+	for s in "$@"; do
+		case $s in
+		*.c | *.h) [ -f "$tree/$s" ] && printf "%s\n" "$s" ;;
+		esac
+	done >>"$wd/files"
+	sort -u -o "$wd/files" "$wd/files" || die 70 "cannot sort the file list"
 fi
 [ -s "$wd/files" ] || die 65 "no files to analyse in scope '$*'"
 
