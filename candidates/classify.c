@@ -1274,6 +1274,33 @@ static int initdata_site(const struct judge *j, uint32_t d,
 }
 
 /*
+ * Is def D a module parameter whose kernel_param_ops have a free
+ * (kernel/params.c): a charp (param_ops_charp.free, param_free_charp())
+ * or an array of charp (param_array_ops.free calls the element's)?
+ * destroy_params() reads it when the module unloads, long after its init
+ * sections are gone, so it must not be __initdata (module_destroy_params
+ * oopsed in a validation boot).  The type says charp: a char pointer or
+ * an array of char pointers.  Any module_param counts, as the facts do
+ * not know whether the code can be a module.
+ */
+static int freed_param(const struct judge *j, uint32_t d)
+{
+	const struct def *df = &j->f->defs[d];
+	const char *type = strtab_str(&j->f->strs, df->type);
+	uint32_t i;
+
+	if (!strncmp(type, "const ", 6))
+		type += 6;
+	if (strncmp(type, "char *", 6) || strchr(type + 6, '*'))
+		return 0;
+	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++)
+		if (j->ev[i].is_param &&
+		    j->f->params[j->ev[i].idx].kind == P_MODULE_PARAM)
+			return 1;
+	return 0;
+}
+
+/*
  * Does only init code touch def D, so that __initdata (__initconst for a
  * const one) frees it with the init sections?  Every write is direct and
  * in an __init function (not merely init-only: a plain helper that
@@ -1299,7 +1326,8 @@ static int init_data(const struct judge *j, uint32_t d, int incomplete)
 
 	if (df->storage != ST_STATIC || incomplete ||
 	    !ends_with(strtab_str(&f->strs, df->file), ".c") ||
-	    strstr(strtab_str(&f->strs, df->type), "static_key"))
+	    strstr(strtab_str(&f->strs, df->type), "static_key") ||
+	    freed_param(j, d))
 		return 0;
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 		const struct event *e = &j->ev[i];
@@ -1509,6 +1537,9 @@ static void judge_def(struct judge *j, uint32_t d)
 			 ninit, nesc - ntree, first, nread ? reads : "",
 			 err != MAP_NONE ? "; its file has unparsed regions" : "",
 			 cap, tree);
+		if (freed_param(j, d))
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "; not __initdata: a charp module parameter, which destroy_params() frees when the module unloads");
 	} else if (ncap) {
 		/*
 		 * No write seen, but const would be a guess: a write may

@@ -121,6 +121,8 @@ reason_has ms_sets "1 passed or stored as a pointer to const" \
 	"an array stored at file scope in a const member counts as a read"
 reason_has hd_chip_rt "stored in hd_info_rt (holder.c:67), and at holder.c:87:hd_ack:read hd_ack reads it" \
 	"an address stored in a table that a runtime function reads names the table and the reader"
+reason_has mf_name "not __initdata: a charp module parameter, which destroy_params() frees" \
+	"a charp module parameter read only by __init code says why it is not __initdata"
 reason_has ma_drv "named in module_ma_driver() at file scope, which may take its address" \
 	"a variable named in a file-scope macro names the macro"
 reason_has mc_boot_mode "mc_bsp_setup is stored only in members (mc_bsp_init) that only init-only code calls through in the whole tree (callers.tsv: 1 call from 1 function, first mc_identify at member_call.c:52)" \
