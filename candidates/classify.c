@@ -740,6 +740,50 @@ static int form_on_line(const struct judge *j, uint32_t d,
 	return 0;
 }
 
+/* Is def H an array of attribute pointers, what sysfs groups hold? */
+static int sysfs_table(const struct judge *j, uint32_t h)
+{
+	const char *t = strtab_str(&j->f->strs, j->f->defs[h].type);
+
+	if (!strncmp(t, "const ", 6))
+		t += 6;
+	return j->f->defs[h].array && (!strncmp(t, "struct attribute * [", 20) ||
+		!strncmp(t, "struct bin_attribute * [", 24) ||
+		!strncmp(t, "const struct bin_attribute * [", 30));
+}
+
+/*
+ * The holder row's table H is a struct attribute_group and the array is
+ * its .attrs or .bin_attrs: registering the group does not write the
+ * attributes (6.12 fs/sysfs/group.c create_files() reads grp->attrs[i]
+ * and grp->bin_attrs[i] and hands each to kernfs as the node's priv;
+ * fs/kernfs/ only reads it, and sysfs_attr_init()'s lockdep key is set
+ * by the code that calls it).  Whatever H's own escapes, the array's is
+ * an escape into sysfs, which only reads it: EV_ESCAPE, medium.  -1 when
+ * H is no attribute group.
+ */
+static int sysfs_holder(const struct judge *j, const struct write *w,
+			uint32_t h, char *buf, size_t len)
+{
+	const struct strtab *s = &j->f->strs;
+	const char *t = strtab_str(s, j->f->defs[h].type);
+	const struct param *m = param_on_line(j, w, P_MEMBER);
+	const char *f;
+
+	if (!strncmp(t, "const ", 6))
+		t += 6;
+	if (strcmp(t, "struct attribute_group") || j->f->defs[h].array || !m)
+		return -1;
+	f = strtab_str(s, m->handler);
+	if (strcmp(f, "attrs") && strcmp(f, "bin_attrs"))
+		return -1;
+	snprintf(buf, len,
+		 "stored in attribute group %s (%s:%u) as .%s: registering it does not write the attributes (fs/sysfs/group.c create_files)",
+		 strtab_str(s, j->f->defs[h].name), strtab_str(s, w->file),
+		 j->f->defs[h].line, f);
+	return EV_ESCAPE;
+}
+
 /*
  * W stores x's address (or array x) at file scope in the initializer of
  * H, another static of its file (a params row of kind holder): a table
@@ -771,6 +815,9 @@ static int holder_status(const struct judge *j, uint32_t d,
 	h = map_get(&j->dm->statics, map_key(w->file, q->handler));
 	if (h == MAP_NONE || h == d)
 		return -1;
+	st = sysfs_holder(j, w, h, buf, len);
+	if (st >= 0)
+		return st;
 	if (depth >= 4) {
 		snprintf(buf, len, "stored in %s, a table nested too deep",
 			 strtab_str(s, q->handler));
@@ -810,6 +857,13 @@ static int holder_status(const struct judge *j, uint32_t d,
 			 strtab_str(s, q->handler), strtab_str(s, w->file),
 			 j->f->defs[h].line, where, why);
 		return EV_BAD;
+	}
+	if (!used && sysfs_table(j, h)) {
+		snprintf(buf, len,
+			 "stored in %s (%s:%u), an attribute array that a macro such as ATTRIBUTE_GROUPS() puts in a group: sysfs only reads it",
+			 strtab_str(s, q->handler), strtab_str(s, w->file),
+			 j->f->defs[h].line);
+		return EV_ESCAPE;
 	}
 	if (!used) {
 		/* ATTRIBUTE_GROUPS(foo) uses foo_attrs, a name it pastes */
