@@ -1472,6 +1472,24 @@ static int event_tree(const struct judge *j, const struct event *e)
 		!j->g->nodes[n].weak;
 }
 
+/*
+ * An extern declaration of global def DF that places it in a section
+ * (decls.tsv): "extern u32 msrpm_offsets[] __read_mostly;" in a header.
+ * Every file that includes it keeps that section, and the compiler drops
+ * a __ro_after_init added to the definition alone, with a warning.  NULL
+ * if there is none.
+ */
+static const struct decl *section_decl(const struct judge *j,
+				       const struct def *df)
+{
+	uint32_t r;
+
+	if (df->storage != ST_GLOBAL || !j->f->ndecls)
+		return NULL;
+	r = map_get(&j->f->decl_of, df->name);
+	return r == MAP_NONE ? NULL : &j->f->decls[r];
+}
+
 static void judge_def(struct judge *j, uint32_t d)
 {
 	const struct def *df = &j->f->defs[d];
@@ -1483,6 +1501,7 @@ static void judge_def(struct judge *j, uint32_t d)
 	int partial;
 	uint32_t twin = later_definition(j, d);
 	uint32_t err = graph_file_error(j->g, df->file, &partial);
+	const struct decl *dc = section_decl(j, df);
 
 	first[0] = '\0';
 	cap[0] = '\0';
@@ -1568,6 +1587,12 @@ static void judge_def(struct judge *j, uint32_t d)
 		v->conf = C_MEDIUM;
 		snprintf(why, sizeof(why),
 			 "static key never toggled: only jump_label_init() writes it, at boot");
+	} else if ((ninit + nesc || ncap) && dc) {
+		v->klass = K_REJECTED;
+		snprintf(why, sizeof(why),
+			 "declared %s at %s:%u (extern): the compiler keeps that section and drops a __ro_after_init on the definition alone; change the declaration with it",
+			 strtab_str(&j->f->strs, dc->attr),
+			 strtab_str(&j->f->strs, dc->file), dc->line);
 	} else if (ninit + nesc && init_data(j, d, err != MAP_NONE && !partial)) {
 		v->klass = K_INITDATA;
 		snprintf(why, sizeof(why),
