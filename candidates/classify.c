@@ -1490,6 +1490,42 @@ static const struct decl *section_decl(const struct judge *j,
 	return r == MAP_NONE ? NULL : &j->f->decls[r];
 }
 
+/*
+ * Event E, an escape (EV_ESCAPE) of def D: the table H it is stored in at
+ * file scope (a holder row), or MAP_NONE if it is no such escape.  *CP
+ * says whether H is an array of pointers to const ("const struct foo *
+ * [ ]", "const struct foo *const [ ]"), which no code can write through
+ * without a cast.
+ */
+static uint32_t escape_holder(const struct judge *j, uint32_t d,
+			      const struct event *e, int *cp)
+{
+	const struct write *w;
+	const struct param *q;
+	const struct def *hd;
+	uint32_t h;
+
+	*cp = 0;
+	if (e->is_param)
+		return MAP_NONE;
+	w = &j->f->writes[e->idx];
+	if (w->func != STR_NONE ||
+	    (w->form != F_ADDR && w->form != F_ARRAY_ARG))
+		return MAP_NONE;
+	q = param_on_line(j, w, P_HOLDER);
+	if (!q)
+		return MAP_NONE;
+	h = map_get(&j->dm->statics, map_key(w->file, q->handler));
+	if (h == MAP_NONE || h == d)
+		return MAP_NONE;
+	hd = &j->f->defs[h];
+	if (!hd->array)
+		return MAP_NONE;
+	*cp = !strncmp(strtab_str(&j->f->strs, hd->type), "const ", 6) &&
+		strchr(strtab_str(&j->f->strs, hd->type), '*');
+	return h;
+}
+
 static void judge_def(struct judge *j, uint32_t d)
 {
 	const struct def *df = &j->f->defs[d];
@@ -1497,6 +1533,7 @@ static void judge_def(struct judge *j, uint32_t d)
 	char why[1024], first[1600], where[512], cap[600], reads[64], tree[600];
 	uint32_t i, ninit = 0, nesc = 0, nbad = 0, ncap = 0, nread = 0;
 	uint32_t ntree = 0;
+	uint32_t nhold = 0, nhold_const = 0, hold = MAP_NONE;
 	const char *skip = skip_reason(j, df);
 	int partial;
 	uint32_t twin = later_definition(j, d);
@@ -1508,6 +1545,8 @@ static void judge_def(struct judge *j, uint32_t d)
 	tree[0] = '\0';
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 		int st = event_status(j, d, &j->ev[i], why, sizeof(why));
+		uint32_t h;
+		int cp;
 
 		if (st == EV_INIT) {
 			ninit++;
@@ -1515,6 +1554,13 @@ static void judge_def(struct judge *j, uint32_t d)
 			nesc++;
 			if (event_tree(j, &j->ev[i]) && !ntree++)
 				snprintf(tree, sizeof(tree), "; %.590s", why);
+			h = escape_holder(j, d, &j->ev[i], &cp);
+			if (h != MAP_NONE) {
+				nhold++;
+				nhold_const += cp;
+				if (!cp && hold == MAP_NONE)
+					hold = h;
+			}
 		} else if (st == EV_READ) {
 			nread++;
 		} else if (st == EV_CAP && !ncap++) {
@@ -1598,6 +1644,14 @@ static void judge_def(struct judge *j, uint32_t d)
 		snprintf(why, sizeof(why),
 			 "read and written only by __init code (%u writes): __initdata, freed with the init sections",
 			 ninit);
+	} else if (!ninit && nesc && nhold_const == nesc && !ncap &&
+		   err == MAP_NONE && !(df->attrs & A_STATIC_KEY)) {
+		/* only in tables of pointers to const that init code uses */
+		v->klass = K_CONST;
+		snprintf(why, sizeof(why),
+			 "never written%s; its address only stored at file scope in tables of pointers to const (%u): make it const",
+			 df->init ? " after its initializer" :
+			 " (zero-initialized)", nesc);
 	} else if (ninit + nesc) {
 		v->klass = K_RO;
 		/* a const argument is a read by its declarations' word only */
@@ -1616,6 +1670,11 @@ static void judge_def(struct judge *j, uint32_t d)
 			 ninit, nesc - ntree, first, nread ? reads : "",
 			 err != MAP_NONE ? "; its file has unparsed regions" : "",
 			 cap, tree);
+		if (!ninit && nhold == nesc && hold != MAP_NONE)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "; never written: const if %s (%s), which holds its address, took pointers to const",
+				 strtab_str(&j->f->strs, j->f->defs[hold].name),
+				 strtab_str(&j->f->strs, j->f->defs[hold].type));
 		if (freed_param(j, d))
 			snprintf(why + strlen(why), sizeof(why) - strlen(why),
 				 "; not __initdata: a charp module parameter, which destroy_params() frees when the module unloads");
