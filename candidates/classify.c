@@ -1492,7 +1492,8 @@ static const struct decl *section_decl(const struct judge *j,
 
 /*
  * Event E, an escape (EV_ESCAPE) of def D: the table H it is stored in at
- * file scope (a holder row), or MAP_NONE if it is no such escape.  *CP
+ * file scope (a holder row), or MAP_NONE if it is no such escape (an
+ * attribute array is none: sysfs takes struct attribute **, never const).  *CP
  * says whether H is an array of pointers to const ("const struct foo *
  * [ ]", "const struct foo *const [ ]"), which no code can write through
  * without a cast.
@@ -1519,7 +1520,7 @@ static uint32_t escape_holder(const struct judge *j, uint32_t d,
 	if (h == MAP_NONE || h == d)
 		return MAP_NONE;
 	hd = &j->f->defs[h];
-	if (!hd->array)
+	if (!hd->array || sysfs_table(j, h))
 		return MAP_NONE;
 	*cp = !strncmp(strtab_str(&j->f->strs, hd->type), "const ", 6) &&
 		strchr(strtab_str(&j->f->strs, hd->type), '*');
