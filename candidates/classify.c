@@ -740,6 +740,50 @@ static int form_on_line(const struct judge *j, uint32_t d,
 	return 0;
 }
 
+/* Is def H an array of attribute pointers, what sysfs groups hold? */
+static int sysfs_table(const struct judge *j, uint32_t h)
+{
+	const char *t = strtab_str(&j->f->strs, j->f->defs[h].type);
+
+	if (!strncmp(t, "const ", 6))
+		t += 6;
+	return j->f->defs[h].array && (!strncmp(t, "struct attribute * [", 20) ||
+		!strncmp(t, "struct bin_attribute * [", 24) ||
+		!strncmp(t, "const struct bin_attribute * [", 30));
+}
+
+/*
+ * The holder row's table H is a struct attribute_group and the array is
+ * its .attrs or .bin_attrs: registering the group does not write the
+ * attributes (6.12 fs/sysfs/group.c create_files() reads grp->attrs[i]
+ * and grp->bin_attrs[i] and hands each to kernfs as the node's priv;
+ * fs/kernfs/ only reads it, and sysfs_attr_init()'s lockdep key is set
+ * by the code that calls it).  Whatever H's own escapes, the array's is
+ * an escape into sysfs, which only reads it: EV_ESCAPE, medium.  -1 when
+ * H is no attribute group.
+ */
+static int sysfs_holder(const struct judge *j, const struct write *w,
+			uint32_t h, char *buf, size_t len)
+{
+	const struct strtab *s = &j->f->strs;
+	const char *t = strtab_str(s, j->f->defs[h].type);
+	const struct param *m = param_on_line(j, w, P_MEMBER);
+	const char *f;
+
+	if (!strncmp(t, "const ", 6))
+		t += 6;
+	if (strcmp(t, "struct attribute_group") || j->f->defs[h].array || !m)
+		return -1;
+	f = strtab_str(s, m->handler);
+	if (strcmp(f, "attrs") && strcmp(f, "bin_attrs"))
+		return -1;
+	snprintf(buf, len,
+		 "stored in attribute group %s (%s:%u) as .%s: registering it does not write the attributes (fs/sysfs/group.c create_files)",
+		 strtab_str(s, j->f->defs[h].name), strtab_str(s, w->file),
+		 j->f->defs[h].line, f);
+	return EV_ESCAPE;
+}
+
 /*
  * W stores x's address (or array x) at file scope in the initializer of
  * H, another static of its file (a params row of kind holder): a table
@@ -771,6 +815,9 @@ static int holder_status(const struct judge *j, uint32_t d,
 	h = map_get(&j->dm->statics, map_key(w->file, q->handler));
 	if (h == MAP_NONE || h == d)
 		return -1;
+	st = sysfs_holder(j, w, h, buf, len);
+	if (st >= 0)
+		return st;
 	if (depth >= 4) {
 		snprintf(buf, len, "stored in %s, a table nested too deep",
 			 strtab_str(s, q->handler));
@@ -810,6 +857,13 @@ static int holder_status(const struct judge *j, uint32_t d,
 			 strtab_str(s, q->handler), strtab_str(s, w->file),
 			 j->f->defs[h].line, where, why);
 		return EV_BAD;
+	}
+	if (!used && sysfs_table(j, h)) {
+		snprintf(buf, len,
+			 "stored in %s (%s:%u), an attribute array that a macro such as ATTRIBUTE_GROUPS() puts in a group: sysfs only reads it",
+			 strtab_str(s, q->handler), strtab_str(s, w->file),
+			 j->f->defs[h].line);
+		return EV_ESCAPE;
 	}
 	if (!used) {
 		/* ATTRIBUTE_GROUPS(foo) uses foo_attrs, a name it pastes */
@@ -1274,6 +1328,33 @@ static int initdata_site(const struct judge *j, uint32_t d,
 }
 
 /*
+ * Is def D a module parameter whose kernel_param_ops have a free
+ * (kernel/params.c): a charp (param_ops_charp.free, param_free_charp())
+ * or an array of charp (param_array_ops.free calls the element's)?
+ * destroy_params() reads it when the module unloads, long after its init
+ * sections are gone, so it must not be __initdata (module_destroy_params
+ * oopsed in a validation boot).  The type says charp: a char pointer or
+ * an array of char pointers.  Any module_param counts, as the facts do
+ * not know whether the code can be a module.
+ */
+static int freed_param(const struct judge *j, uint32_t d)
+{
+	const struct def *df = &j->f->defs[d];
+	const char *type = strtab_str(&j->f->strs, df->type);
+	uint32_t i;
+
+	if (!strncmp(type, "const ", 6))
+		type += 6;
+	if (strncmp(type, "char *", 6) || strchr(type + 6, '*'))
+		return 0;
+	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++)
+		if (j->ev[i].is_param &&
+		    j->f->params[j->ev[i].idx].kind == P_MODULE_PARAM)
+			return 1;
+	return 0;
+}
+
+/*
  * Does only init code touch def D, so that __initdata (__initconst for a
  * const one) frees it with the init sections?  Every write is direct and
  * in an __init function (not merely init-only: a plain helper that
@@ -1299,7 +1380,8 @@ static int init_data(const struct judge *j, uint32_t d, int incomplete)
 
 	if (df->storage != ST_STATIC || incomplete ||
 	    !ends_with(strtab_str(&f->strs, df->file), ".c") ||
-	    strstr(strtab_str(&f->strs, df->type), "static_key"))
+	    strstr(strtab_str(&f->strs, df->type), "static_key") ||
+	    freed_param(j, d))
 		return 0;
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 		const struct event *e = &j->ev[i];
@@ -1390,6 +1472,61 @@ static int event_tree(const struct judge *j, const struct event *e)
 		!j->g->nodes[n].weak;
 }
 
+/*
+ * An extern declaration of global def DF that places it in a section
+ * (decls.tsv): "extern u32 msrpm_offsets[] __read_mostly;" in a header.
+ * Every file that includes it keeps that section, and the compiler drops
+ * a __ro_after_init added to the definition alone, with a warning.  NULL
+ * if there is none.
+ */
+static const struct decl *section_decl(const struct judge *j,
+				       const struct def *df)
+{
+	uint32_t r;
+
+	if (df->storage != ST_GLOBAL || !j->f->ndecls)
+		return NULL;
+	r = map_get(&j->f->decl_of, df->name);
+	return r == MAP_NONE ? NULL : &j->f->decls[r];
+}
+
+/*
+ * Event E, an escape (EV_ESCAPE) of def D: the table H it is stored in at
+ * file scope (a holder row), or MAP_NONE if it is no such escape (an
+ * attribute array is none: sysfs takes struct attribute **, never const).  *CP
+ * says whether H is an array of pointers to const ("const struct foo *
+ * [ ]", "const struct foo *const [ ]"), which no code can write through
+ * without a cast.
+ */
+static uint32_t escape_holder(const struct judge *j, uint32_t d,
+			      const struct event *e, int *cp)
+{
+	const struct write *w;
+	const struct param *q;
+	const struct def *hd;
+	uint32_t h;
+
+	*cp = 0;
+	if (e->is_param)
+		return MAP_NONE;
+	w = &j->f->writes[e->idx];
+	if (w->func != STR_NONE ||
+	    (w->form != F_ADDR && w->form != F_ARRAY_ARG))
+		return MAP_NONE;
+	q = param_on_line(j, w, P_HOLDER);
+	if (!q)
+		return MAP_NONE;
+	h = map_get(&j->dm->statics, map_key(w->file, q->handler));
+	if (h == MAP_NONE || h == d)
+		return MAP_NONE;
+	hd = &j->f->defs[h];
+	if (!hd->array || sysfs_table(j, h))
+		return MAP_NONE;
+	*cp = !strncmp(strtab_str(&j->f->strs, hd->type), "const ", 6) &&
+		strchr(strtab_str(&j->f->strs, hd->type), '*');
+	return h;
+}
+
 static void judge_def(struct judge *j, uint32_t d)
 {
 	const struct def *df = &j->f->defs[d];
@@ -1397,16 +1534,20 @@ static void judge_def(struct judge *j, uint32_t d)
 	char why[1024], first[1600], where[512], cap[600], reads[64], tree[600];
 	uint32_t i, ninit = 0, nesc = 0, nbad = 0, ncap = 0, nread = 0;
 	uint32_t ntree = 0;
+	uint32_t nhold = 0, nhold_const = 0, hold = MAP_NONE;
 	const char *skip = skip_reason(j, df);
 	int partial;
 	uint32_t twin = later_definition(j, d);
 	uint32_t err = graph_file_error(j->g, df->file, &partial);
+	const struct decl *dc = section_decl(j, df);
 
 	first[0] = '\0';
 	cap[0] = '\0';
 	tree[0] = '\0';
 	for (i = j->ev_start[d]; i < j->ev_start[d + 1]; i++) {
 		int st = event_status(j, d, &j->ev[i], why, sizeof(why));
+		uint32_t h;
+		int cp;
 
 		if (st == EV_INIT) {
 			ninit++;
@@ -1414,6 +1555,13 @@ static void judge_def(struct judge *j, uint32_t d)
 			nesc++;
 			if (event_tree(j, &j->ev[i]) && !ntree++)
 				snprintf(tree, sizeof(tree), "; %.590s", why);
+			h = escape_holder(j, d, &j->ev[i], &cp);
+			if (h != MAP_NONE) {
+				nhold++;
+				nhold_const += cp;
+				if (!cp && hold == MAP_NONE)
+					hold = h;
+			}
 		} else if (st == EV_READ) {
 			nread++;
 		} else if (st == EV_CAP && !ncap++) {
@@ -1486,11 +1634,25 @@ static void judge_def(struct judge *j, uint32_t d)
 		v->conf = C_MEDIUM;
 		snprintf(why, sizeof(why),
 			 "static key never toggled: only jump_label_init() writes it, at boot");
+	} else if ((ninit + nesc || ncap) && dc) {
+		v->klass = K_REJECTED;
+		snprintf(why, sizeof(why),
+			 "declared %s at %s:%u (extern): the compiler keeps that section and drops a __ro_after_init on the definition alone; change the declaration with it",
+			 strtab_str(&j->f->strs, dc->attr),
+			 strtab_str(&j->f->strs, dc->file), dc->line);
 	} else if (ninit + nesc && init_data(j, d, err != MAP_NONE && !partial)) {
 		v->klass = K_INITDATA;
 		snprintf(why, sizeof(why),
 			 "read and written only by __init code (%u writes): __initdata, freed with the init sections",
 			 ninit);
+	} else if (!ninit && nesc && nhold_const == nesc && !ncap &&
+		   err == MAP_NONE && !(df->attrs & A_STATIC_KEY)) {
+		/* only in tables of pointers to const that init code uses */
+		v->klass = K_CONST;
+		snprintf(why, sizeof(why),
+			 "never written%s; its address only stored at file scope in tables of pointers to const (%u): make it const",
+			 df->init ? " after its initializer" :
+			 " (zero-initialized)", nesc);
 	} else if (ninit + nesc) {
 		v->klass = K_RO;
 		/* a const argument is a read by its declarations' word only */
@@ -1509,6 +1671,14 @@ static void judge_def(struct judge *j, uint32_t d)
 			 ninit, nesc - ntree, first, nread ? reads : "",
 			 err != MAP_NONE ? "; its file has unparsed regions" : "",
 			 cap, tree);
+		if (!ninit && nhold == nesc && hold != MAP_NONE)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "; never written: const if %s (%s), which holds its address, took pointers to const",
+				 strtab_str(&j->f->strs, j->f->defs[hold].name),
+				 strtab_str(&j->f->strs, j->f->defs[hold].type));
+		if (freed_param(j, d))
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "; not __initdata: a charp module parameter, which destroy_params() frees when the module unloads");
 	} else if (ncap) {
 		/*
 		 * No write seen, but const would be a guess: a write may

@@ -20,20 +20,29 @@ static int is_header(const char *file)
  * Classify a section list: 1 = init (__init only), 0 = plain text,
  * -1 = some other section (__meminit, __ref, __exit, section=...).
  * x86 __head (.head.text) code runs only from startup_64, before
- * start_kernel, so it counts as init.
+ * start_kernel, so it counts as init.  The list is read in place, token
+ * by token: a copy into a fixed buffer would cut a long list and could
+ * drop the section that makes the function a runtime one.
  */
+static int tok_is(const char *tok, size_t len, const char *word)
+{
+	return strlen(word) == len && !strncmp(tok, word, len);
+}
+
 static int section_kind(const char *s)
 {
-	char buf[256], *tok, *save = NULL;
 	int init = 0, other = 0;
+	size_t len;
 
 	if (!strcmp(s, "-"))
 		return 0;
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "init") || !strcmp(tok, "section=.init.text") ||
-		    !strcmp(tok, "section=.head.text"))
+	for (; *s; s += len + (s[len] == ',')) {
+		len = strcspn(s, ",");
+		if (!len)
+			continue;
+		if (tok_is(s, len, "init") ||
+		    tok_is(s, len, "section=.init.text") ||
+		    tok_is(s, len, "section=.head.text"))
 			init = 1;
 		else
 			other = 1;

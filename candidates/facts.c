@@ -452,6 +452,36 @@ static int load_protos(struct facts *f, struct tsv *t)
 	return rc;
 }
 
+/*
+ * decls.tsv: "file line name attr", one row per variable that an extern
+ * declaration places in a section (run-facts.sh).  The first row of a
+ * name wins.
+ */
+static int load_decls(struct facts *f, struct tsv *t)
+{
+	int c_file = col(t, "file"), c_line = col(t, "line");
+	int c_name = col(t, "name"), c_attr = col(t, "attr");
+	uint32_t cap = 0;
+	int rc;
+
+	while ((rc = tsv_next(t)) > 0) {
+		struct decl dc;
+
+		if (need(t, c_file) || need(t, c_name) || need(t, c_attr) ||
+		    line_of(t, c_line, &dc.line))
+			return -1;
+		dc.file = str(f, t, c_file);
+		dc.name = str(f, t, c_name);
+		dc.attr = str(f, t, c_attr);
+		if (map_get(&f->decl_of, dc.name) != MAP_NONE)
+			continue;
+		GROW(f->decls, f->ndecls, cap);
+		map_put(&f->decl_of, dc.name, f->ndecls);
+		f->decls[f->ndecls++] = dc;
+	}
+	return rc;
+}
+
 /* The headers of cocci/FACTS.md, exactly. */
 struct fact_file {
 	const char *name;
@@ -481,6 +511,7 @@ static const struct fact_file files[] = {
 	{ "callers.tsv", { "name", "defs", "calls", "callers", "caller", "file",
 			  "line", "via" }, 8, load_callers, 1 },
 	{ "protos.tsv", { "name", "arg", "file", "line" }, 4, load_protos, 1 },
+	{ "decls.tsv", { "file", "line", "name", "attr" }, 4, load_decls, 1 },
 };
 
 int facts_load(struct facts *f, const char *dir)
@@ -493,6 +524,7 @@ int facts_load(struct facts *f, const char *dir)
 	map_init(&f->layout_of);
 	map_init(&f->caller_of);
 	map_init(&f->proto_of);
+	map_init(&f->decl_of);
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		char *path = xasprintf("%s/%s", dir, files[i].name);
 		struct tsv t;

@@ -126,6 +126,13 @@ struct proto {
 	uint32_t file, line;	/* its first declaration */
 };
 
+/* An extern declaration that places a variable in a section (decls.tsv). */
+struct decl {
+	uint32_t file, line;
+	uint32_t name;
+	uint32_t attr;		/* "__read_mostly", "__section(\".x\")"... */
+};
+
 struct facts {
 	struct strtab strs;
 	struct def *defs;
@@ -165,6 +172,13 @@ struct facts {
 	struct proto *protos;
 	uint32_t nprotos;
 	struct map proto_of;
+	/*
+	 * decls.tsv (optional, run-facts.sh): extern declarations with a
+	 * section attribute; name string id -> first row
+	 */
+	struct decl *decls;
+	uint32_t ndecls;
+	struct map decl_of;
 };
 
 extern const char *const form_names[F_NFORMS];
@@ -178,6 +192,7 @@ extern const char *const pkind_names[];
  * callers.tsv is optional too: without it, a global function that is not
  * __init is never init-only.
  * protos.tsv is optional too: without it, every &x passed is an escape.
+ * decls.tsv is optional too: without it, no declaration conflicts.
  */
 int facts_load(struct facts *f, const char *dir);
 

@@ -684,9 +684,11 @@ def member_slot(f, line, name, before):
 		emit("params", f, line, name, "member", "-", m.group(1))
 
 # the size or type of an array, the alias MODULE_DEVICE_TABLE() makes for
-# modpost, a module parameter (its params row): no address taken
+# modpost, a module parameter (its params row) and its MODULE_PARM_DESC()
+# (a string made of the name): no address taken
 SIZE_OF_RE = re.compile(r"\b(ARRAY_SIZE|sizeof|__must_be_array|typeof|"
 			r"__typeof__|__typeof|MODULE_DEVICE_TABLE\s*\(\s*\w+\s*,|"
+			r"MODULE_PARM_DESC\s*\(|"
 			r"module_param\w*\s*\((?:\s*\w+\s*,)?)"
 			r"\s*\(?\s*$")
 SUBSCRIPT_RE = re.compile(r"\s*\[")

@@ -19,6 +19,7 @@ usage: $0 [options] TREE FACTS_DIR [SCOPE...]
 Run the facts.cocci rules over TREE (a git work tree) and write
 FACTS_DIR/{defs,writes,funcs,funcrefs,calls,params,errors}.tsv, and
 FACTS_DIR/features.tsv: what the tree's kernel does (sealed static keys), and
+FACTS_DIR/decls.tsv: extern declarations that place a variable in a section, and
 FACTS_DIR/layouts.tsv: the types that embed what a keeper writes after init, and
 FACTS_DIR/protos.tsv: the arguments every declaration takes as a pointer to const, and
 FACTS_DIR/callers.tsv: the functions that only init code calls, whole tree.
@@ -512,6 +513,14 @@ else
 		s=${s#:(literal)}
 		set -- "$@" "$s"
 	done
+	# a .c or .h file named in SCOPE is analysed even when the prefilter
+	# finds no init marker in it: the user asked for it
+	for s in "$@"; do
+		case $s in
+		*.c | *.h) [ -f "$tree/$s" ] && printf "%s\n" "$s" ;;
+		esac
+	done >>"$wd/files"
+	sort -u -o "$wd/files" "$wd/files" || die 70 "cannot sort the file list"
 fi
 [ -s "$wd/files" ] || die 65 "no files to analyse in scope '$*'"
 
@@ -736,6 +745,78 @@ grep -qw jump_label_init_ro "$tree/kernel/jump_label.c" 2>/dev/null && sealed=ye
 printf 'feature\tvalue\nsealed_static_keys\t%s\n' "$sealed" >"$facts/.features.tmp" &&
 	mv "$facts/.features.tmp" "$facts/features.tsv" ||
 	die 70 "cannot write $facts/features.tsv"
+# decls.tsv: extern declarations that place a variable in a section
+# (cocci/FACTS.md): "extern u32 msrpm_offsets[] __read_mostly;" in a header
+# keeps __read_mostly for every file that includes it, and the compiler
+# drops a __ro_after_init added to the definition (a warning), so the
+# finder must not propose it alone.  A scan of the whole tree's .c and .h
+# files, like the token scans.
+secre='__read_mostly|__cacheline_aligned(_in_smp)?|__page_aligned_(data|bss)|__section[[:space:]]*\(|__refdata|__nosavedata'
+# files with a line that names extern and a section (fixed strings: fast)
+git -C "$tree" grep -l -F -e extern --and \( -e __read_mostly \
+	-e __cacheline_aligned -e __page_aligned_ -e __section -e __refdata \
+	-e __nosavedata \) -- '*.c' '*.h' ':(exclude)tools' \
+	':(exclude)scripts' ':(exclude)Documentation' ':(exclude)samples' \
+	>"$wd/decls.list"
+rc=$?
+[ "$rc" -le 1 ] || die 70 "git grep failed in $tree (exit $rc)"
+{
+	printf 'file\tline\tname\tattr\n'
+	(cd "$tree" && tr '\n' '\0' <"$wd/decls.list" | xargs -0 -r awk -v secre="$secre" '
+	FNR == 1 { incomment = 0; stmt = "" }
+	{
+		s = $0
+		# comments out (a block comment may span lines)
+		out = ""
+		while (s != "") {
+			if (incomment) {
+				i = index(s, "*/")
+				if (!i) { s = ""; break }
+				s = substr(s, i + 2); incomment = 0
+				continue
+			}
+			i = index(s, "/*"); k = index(s, "//")
+			if (k && (!i || k < i)) { out = out substr(s, 1, k - 1); s = ""; break }
+			if (!i) { out = out s; s = ""; break }
+			out = out substr(s, 1, i - 1) " "; s = substr(s, i + 2); incomment = 1
+		}
+		if (stmt == "" && out !~ /^[ \t]*extern[ \t]/)
+			next
+		if (stmt == "") { start = FNR; nl = 0 }
+		stmt = stmt " " out
+		if (index(out, ";") == 0 && ++nl < 8)
+			next
+		d = stmt; stmt = ""
+		sub(/;.*/, "", d)
+		if (match(d, "(^|[^A-Za-z0-9_])(" secre ")") == 0)
+			next
+		a = substr(d, RSTART, RLENGTH); sub(/^[^_]/, "", a)
+		sub(/[[:space:]]*\($/, "", a)
+		if (a == "__section") {
+			if (!match(d, /__section[ \t]*\([^)]*\)/)) next
+			a = substr(d, RSTART, RLENGTH); gsub(/[ \t]/, "", a)
+			if (a ~ /ro_after_init/) next
+		}
+		gsub(/__section[ \t]*\([^)]*\)|__aligned[ \t]*\([^)]*\)|__attribute__[ \t]*\(\([^)]*\)\)/, " ", d)
+		if (d ~ /[(){}=]/)
+			next
+		gsub(/\[[^]]*\]/, " ", d)
+		sub(/^[ \t]*extern[ \t]+/, "", d)
+		n = split(d, part, ",")
+		for (i = 1; i <= n; i++) {
+			p = part[i]
+			gsub(/__[A-Za-z0-9_]+/, " ", p)
+			gsub(/\*/, " ", p)
+			m = split(p, w, /[ \t]+/)
+			name = ""
+			for (k = m; k >= 1; k--)
+				if (w[k] ~ /^[A-Za-z_][A-Za-z0-9_]*$/) { name = w[k]; break }
+			if (name != "" && (i > 1 || k > 1))
+				printf "%s\t%d\t%s\t%s\n", FILENAME, start, name, a
+		}
+	}') || exit 1
+} >"$facts/.decls.tmp" && mv "$facts/.decls.tmp" "$facts/decls.tsv" ||
+	die 70 "cannot write $facts/decls.tsv"
 table_finish layouts
 table_finish valtypes
 table_finish protos

@@ -79,4 +79,28 @@ for b in bench-loo bench-finder; do
 	done
 done
 
+# Issue 34: a long section list is no init one.  section_kind() copied the
+# list into a 256-byte buffer, so "init,init,...,exit" past 255 characters
+# lost its "exit" and the runtime writer counted as init-only: x came out
+# as ro_after_init.  Every token counts, however long the list.
+mkdir -p "$T/s"
+for t in defs writes funcrefs calls params errors; do
+	head -n 1 "$T/f/$t.tsv" > "$T/s/$t.tsv"
+done
+printf 'a.c\t1\tx\tstatic\tint\t0\t-\t0\n' >> "$T/s/defs.tsv"
+printf 'a.c\t5\tx\tfoo_long\tassign\n' >> "$T/s/writes.tsv"
+secs=init
+i=0
+while [ $i -lt 60 ]; do secs="$secs,init"; i=$((i + 1)); done
+printf 'file\tline\tname\tstorage\tsection\na.c\t4\tfoo_long\tstatic\t%s,exit\n' \
+	"$secs" > "$T/s/funcs.tsv"
+"$BIN" -q --facts "$T/s" --out "$T/long.tsv" 2> "$T/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '	x	static	rejected	' "$T/long.tsv"; then
+	ok "a section list of ${#secs} characters ending in exit is not init-only"
+else
+	not_ok "a section list of ${#secs} characters ending in exit is not init-only" \
+		"rc=$rc: $(cut -f3,5,7 "$T/long.tsv" | tr '\n' ' ') $(cat "$T/err")"
+fi
+
 finish

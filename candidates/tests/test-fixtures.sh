@@ -30,7 +30,7 @@ mkdir -p "$T/facts"
 if [ -f cocci/run-facts.sh ]; then
 	how="cocci/run-facts.sh"
 	# run-facts.sh wants a git work tree of its own: copy the corpus
-	mkdir -p "$T/tree" && cp "$FIX"/*.c "$FIX"/*.S "$T/tree"/ &&
+	mkdir -p "$T/tree" && cp "$FIX"/*.c "$FIX"/*.S "$FIX"/*.h "$T/tree"/ &&
 	git -C "$T/tree" init -q && git -C "$T/tree" add . &&
 	git -C "$T/tree" -c user.name=t -c user.email=t@t commit -qm fixtures &&
 	sh cocci/run-facts.sh "$T/tree" "$T/facts" > "$T/log" 2>&1
@@ -121,6 +121,10 @@ reason_has ms_sets "1 passed or stored as a pointer to const" \
 	"an array stored at file scope in a const member counts as a read"
 reason_has hd_chip_rt "stored in hd_info_rt (holder.c:67), and at holder.c:87:hd_ack:read hd_ack reads it" \
 	"an address stored in a table that a runtime function reads names the table and the reader"
+reason_has mf_name "not __initdata: a charp module parameter, which destroy_params() frees" \
+	"a charp module parameter read only by __init code says why it is not __initdata"
+reason_has ds_offsets "declared __read_mostly at decl_section.h:6 (extern)" \
+	"a global declared extern with another section in a header names the declaration"
 reason_has ma_drv "named in module_ma_driver() at file scope, which may take its address" \
 	"a variable named in a file-scope macro names the macro"
 reason_has mc_boot_mode "mc_bsp_setup is stored only in members (mc_bsp_init) that only init-only code calls through in the whole tree (callers.tsv: 1 call from 1 function, first mc_identify at member_call.c:52)" \

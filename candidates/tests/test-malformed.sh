@@ -87,6 +87,10 @@ good; printf 'name\targ\tfile\tline\nf\t-1\ta.h\t3\n' > "$T/f/protos.tsv"
 bad "protos.tsv with a negative argument" "protos\\.tsv:2: column 'arg'"
 good; printf 'name\targ\tfile\n' > "$T/f/protos.tsv"
 bad "protos.tsv with a wrong header" 'protos\.tsv:1: bad header'
+good; printf 'file\tline\tname\tattr\na.h\tx\tv\t__read_mostly\n' > "$T/f/decls.tsv"
+bad "decls.tsv with a bad line" "decls\\.tsv:2: column 'line'"
+good; printf 'file\tline\tname\n' > "$T/f/decls.tsv"
+bad "decls.tsv with a wrong header" 'decls\.tsv:1: bad header'
 good; printf '\n' >> "$T/f/funcs.tsv"
 bad "empty line" 'funcs\.tsv:3: empty line'
 good; printf 'a.c\t1\t\tfoo\n' >> "$T/f/funcrefs.tsv"

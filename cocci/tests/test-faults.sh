@@ -172,6 +172,32 @@ rc=$?
 	not_ok "the real rule on the same tree: exit 0, bad.c reported" \
 		"exit $rc: $(cat "$T/err")"
 
+# ---- issue 30: a file named in SCOPE is analysed -------------------------------
+
+# sysfs.c has no init marker (no __init, module_param...): a directory
+# SCOPE leaves it to the prefilter, but named as a file it is analysed
+# (power_supply_sysfs.c said "no files to analyse").
+mkdir -p "$T/sc/drv"
+printf 'static const char *sc_names[] = { "a", "b" };\nconst char *sc_name(int i)\n{\n\treturn sc_names[i];\n}\n' \
+	>"$T/sc/drv/sysfs.c"
+printf 'static int sc_v;\nstatic int __init sc_init(void)\n{\n\tsc_v = 1;\n\treturn 0;\n}\n' \
+	>"$T/sc/drv/core.c"
+mktree "$T/sc"
+sh "$cocci/run-facts.sh" -j 1 "$T/sc" "$T/scf" drv/sysfs.c >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -qx 'drv/sysfs.c' "$T/scf/files.txt" &&
+	grep -q '	sc_names	' "$T/scf/defs.tsv" &&
+	ok "a .c file named in SCOPE is analysed without an init marker" ||
+	not_ok "a .c file named in SCOPE is analysed without an init marker" \
+		"exit $rc: $(cat "$T/err")"
+sh "$cocci/run-facts.sh" -j 1 "$T/sc" "$T/scd" drv >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -qx 'drv/core.c' "$T/scd/files.txt" &&
+	! grep -qx 'drv/sysfs.c' "$T/scd/files.txt" &&
+	ok "a directory SCOPE is still prefiltered" ||
+	not_ok "a directory SCOPE is still prefiltered" \
+		"exit $rc: $(cat "$T/scd/files.txt" "$T/err")"
+
 # ---- #6: mentions: a read error is no end of the list --------------------------
 
 echo v >"$T/names"
