@@ -320,14 +320,14 @@ grep -q '	w_hotplug	.*a\.c:101 foo_cpu_online assign\|a\.c:101:foo_cpu_online:as
 grep -q '	mixed_var	.*called from non-init foo_runtime at a\.c:404' "$T/out.tsv" &&
 	ok "rejection names the non-init caller" ||
 	not_ok "rejection names the non-init caller" "$(grep mixed_var "$T/out.tsv")"
-grep -q '	p_rw	.*a\.c:4:-:module_param=0644	-$' "$T/out.tsv" &&
+grep -q '	p_rw	.*a\.c:4:-:module_param=0644	-	param$' "$T/out.tsv" &&
 	ok "module_param evidence, own mention ignored" ||
 	not_ok "module_param evidence, own mention ignored" "$(grep p_rw "$T/out.tsv")"
-grep -q '	never	.*	-$' "$T/out.tsv" && ok "no writers: evidence '-'" ||
+grep -q '	never	.*	-	-	setting$' "$T/out.tsv" && ok "no writers: evidence '-'" ||
 	not_ok "no writers: evidence '-'" "$(grep never "$T/out.tsv")"
 grep -q 'parse errors: 3 files' "$T/err" && ok "summary counts parse errors" ||
 	not_ok "summary counts parse errors" "$(cat "$T/err")"
-head -n 1 "$T/out.tsv" | grep -qx 'file	line	name	storage	class	confidence	reason	evidence	annotation' &&
+head -n 1 "$T/out.tsv" | grep -qx 'file	line	name	storage	class	confidence	reason	evidence	annotation	value' &&
 	ok "output header" || not_ok "output header" "$(head -n 1 "$T/out.tsv")"
 tail -n +2 "$T/out.tsv" | sort -t "$(printf "\t")" -k1,1 -k2,2n -k3,3 -c 2>/dev/null &&
 	ok "rows sorted by file, line, name" || not_ok "rows sorted by file, line, name" "unsorted"
