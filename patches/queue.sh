@@ -81,6 +81,10 @@ case ${QUEUE_ALLOW_BUILT-} in
 esac
 
 mkdir -p "$work"
+# Absolute paths first: git -C TREE worktree add WORK/qtree, with a
+# relative WORK, would put the worktree inside TREE.
+work=$(cd "$work" && pwd)
+tree=$(cd "$tree" && pwd)
 journal=$(cd "$(dirname "$journal")" && pwd)/$(basename "$journal")
 cands=$(cd "$(dirname "$cands")" && pwd)/$(basename "$cands")
 

@@ -635,6 +635,21 @@ qrun "$T/empty"
 	ok "#1 an empty directory becomes a queue" ||
 	not_ok "#1 an empty directory becomes a queue" "exit $rc"
 
+# Issue 34 item 7: with a relative WORK, "git -C TREE worktree add
+# WORK/qtree" made the worktree inside TREE.  queue.sh makes WORK
+# absolute first: the worktrees land in WORK, relative to the caller.
+mkdir -p "$T/cwd"
+(cd "$T/cwd" && sh "$qsh" "$T/none.j" "$T/good.c" "$tree" rel-work "$T/relq") \
+	>"$T/q.out" 2>"$T/q.err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ -d "$T/cwd/rel-work/qtree" ] && [ ! -e "$tree/rel-work" ] &&
+   git -C "$tree" worktree list --porcelain | grep -qxF "worktree $T/cwd/rel-work/qtree"; then
+	ok "issue 34 #7: a relative WORK puts the worktrees in WORK, not inside TREE"
+else
+	not_ok "issue 34 #7: a relative WORK puts the worktrees in WORK, not inside TREE" \
+		"exit $rc, $(ls -d "$tree/rel-work" "$T/cwd/rel-work/qtree" 2>&1 | tr '\n' ' ')"
+fi
+
 # QUEUE_ALLOW_BUILT=1 reaches queue plan as --allow-built (make queue and
 # queue.sh); any other value than 0 or 1 is a usage error.
 QUEUE_ALLOW_BUILT=1 sh "$qsh" "$T/none.j" "$T/good.c" "$tree" "$T/work" \
