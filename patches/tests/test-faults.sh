@@ -392,8 +392,9 @@ done
 [ "$rc" -eq 0 ] && [ -z "$bad" ] && [ -d "$T/many3.q/.plan/01-test-area-6of6" ] &&
 	ok "postings: --max-patches 3 gives 6 postings of at most 3" ||
 	not_ok "postings: --max-patches 3 gives 6 postings of at most 3" "exit $rc:$bad $(ls "$T/many3.q/.plan" | tr '\n' ' ')"
-# A file's patches (--max-vars 1: b.c's two variables are two patches)
-# stay in one posting when the posting may still grow.
+# A file's patches (--max-vars 1: b.c's two variables, a setting and a
+# module parameter, are split by kind into two patches) stay in one
+# posting when the posting may still grow.
 {
 	echo "$lhead"
 	lrow kernel/a.c "$ev_ex" exercised
@@ -406,7 +407,7 @@ done
 	for f in a b c; do
 		crow x kernel/$f.c "1 init-only writes, 0 escapes in init-only code" kernel/$f.c:5:set_x:assign
 	done
-	printf 'kernel/b.c\t2\ty\tglobal\tro_after_init\thigh\t1 init-only writes\tkernel/b.c:5:set_x:assign\n'
+	printf 'kernel/b.c\t2\ty\tglobal\tro_after_init\thigh\t1 init-only writes\tkernel/b.c:5:set_x:assign;kernel/b.c:3:-:module_param=0444\n'
 } >"$T/chain.c"
 plan chain --max-patches 3 --max-vars 1
 got=$(for d in "$T/chain.q/.plan"/01-*; do printf '%s:' "$(basename "$d")"; cat "$d"/*.list | grep -v '^file' | cut -f 1 | tr '\n' ' '; done)
