@@ -147,10 +147,10 @@ fi
 # finder rules, by their git object ids when this is a git checkout.
 tool=$(git -C "$root" describe --always --dirty --abbrev=12 2>/dev/null) ||
 	tool="(not a git checkout)"
-rules="cocci/facts.cocci (the write facts) and candidates/ (the init-only closure)"
+rules="cocci/facts.cocci for the write facts, and candidates/ for the init-only closure"
 if fb=$(git -C "$root" rev-parse -q --short=12 HEAD:cocci/facts.cocci 2>/dev/null) &&
    cb=$(git -C "$root" rev-parse -q --short=12 HEAD:candidates 2>/dev/null); then
-	rules="cocci/facts.cocci $fb (the write facts) and candidates/ $cb (the init-only closure)"
+	rules="cocci/facts.cocci at $fb for the write facts, and candidates/ at $cb for the init-only closure"
 fi
 set -- "$@" --tool "$tool" --rules "$rules"
 "$bin" plan --journal "$journal" --candidates "$cands" --tree "$tree" \
