@@ -54,7 +54,7 @@ CFLAGS   += -ffile-prefix-map=$(CURDIR)=.
 PACKAGES := coccinelle linux-source-6.12 linux-source-6.1 gcc make qemu-system-x86 \
 	busybox-static sparse flex bison bc libelf-dev libssl-dev cpio \
 	xz-utils ccache git perl python3 kmod util-linux gzip chromium time \
-	distcc parallel rsync slurm-wlm munge iproute2
+	distcc parallel rsync slurm-wlm munge iproute2 b4 git-email libmailtools-perl
 
 export CACHE KERNEL WORK TREE USER_TREE PROFILE JOBS
 

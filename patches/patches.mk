@@ -23,6 +23,8 @@ patches/queue: $(QUEUE_SRCS) $(wildcard patches/queue-*.h) $(LIB)
 # booted (QUEUE_BISECT_SAMPLE=N: N of them, evenly spaced; 0 all);
 # QUEUE_BOOT_IN_TREE=1 as above.  The README says which were checked.
 # QUEUE_MAX_PATCHES caps the patches per posting (default 15, queue --help).
+# make queue-branches: one branch ro-queue/DIR per posting in TREE (the
+# campaign's own tree, never the user's checkout), for b4 prep -e pristine.
 QJOURNAL    ?= $(VJOURNAL)
 QCANDIDATES ?= $(if $(CANDIDATES),$(CANDIDATES),$(CAND_DIR)/candidates.tsv)
 QUEUE_DIR   ?= $(WORK)/queue
@@ -32,13 +34,16 @@ QUEUE_BISECT_SAMPLE ?= 0
 QUEUE_MAX_PATCHES ?=
 MAX_VARS    ?=
 
-.PHONY: queue queue-check-boot queue-check-bisect
+.PHONY: queue queue-check-boot queue-check-bisect queue-branches
 queue: patches/queue
 	QUEUE_DROP_UNCLEAN=$(QUEUE_DROP_UNCLEAN) MAX_VARS=$(MAX_VARS) \
 		QUEUE_ALLOW_BUILT=$(QUEUE_ALLOW_BUILT) \
 		QUEUE_MAX_PATCHES=$(QUEUE_MAX_PATCHES) \
 		sh patches/queue.sh "$(QJOURNAL)" "$(QCANDIDATES)" "$(TREE)" \
 		"$(WORK)" "$(QUEUE_DIR)"
+
+queue-branches:
+	sh patches/queue-branches.sh "$(QUEUE_DIR)" "$(TREE)" "$(WORK)"
 
 queue-check-boot: programs
 	ACCEL=$(ACCEL) sh patches/queue-boot.sh $(if $(filter 1,$(QUEUE_BOOT_IN_TREE)),--in-tree) \

@@ -24,6 +24,7 @@
 
 struct cols {
 	int file, line, name, class, conf, reason, evidence;
+	int value;	/* -1: no value column, every variable a setting */
 };
 
 /* candidates.tsv's key (file, line, name), sortable, with its row. */
@@ -138,6 +139,13 @@ static char *trailer_word(const char *s, char *buf, size_t len)
 	return NULL;
 }
 
+int quotable(const char *text)
+{
+	char word[80];
+
+	return is_one_line(text) && !trailer_word(text, word, sizeof(word));
+}
+
 /*
  * TEXT, from column COL of PATH:LINE, goes into a paragraph of a commit
  * message that is not indented: it must not be able to start a trailer.
@@ -198,6 +206,7 @@ static void cand_cols(const struct tsv_table *t, struct cols *cc)
 	cc->conf = need(t, "confidence");
 	cc->reason = need(t, "reason");
 	cc->evidence = need(t, "evidence");
+	cc->value = tsv_table_col(t, "value");
 	check_keys(t, cc->file, cc->name);
 	for (i = 0; i < t->nrows; i++)
 		if (parse_long(t->rows[i][cc->line], 1, 100000000, &v))
@@ -236,6 +245,46 @@ const char *const vkind_attr[VK_NR] = {
 const char *const vkind_section[VK_NR] = {
 	".data..ro_after_init", ".init.data", ".init.rodata",
 };
+const char *const vvalue_name[VV_NR] = {
+	"fn-pointer", "object-pointer", "policy", "bound", "param", "setting",
+};
+const char *const vgroup_words[VG_NR] = {
+	"pointers set once at init", "tables", "module parameters", "settings",
+};
+
+/* The value of candidates.tsv's row R ("-": a setting), or -1. */
+static int value_of(char **r, const struct cols *cc)
+{
+	int k;
+
+	if (cc->value < 0 || !strcmp(r[cc->value], "-"))
+		return VV_SETTING;
+	for (k = 0; k < VV_NR; k++)
+		if (!strcmp(r[cc->value], vvalue_name[k]))
+			return k;
+	return -1;
+}
+
+/*
+ * The group of accepted variable V: a parameter if a writer is its
+ * module_param() or core_param(), else a table if it is an array, else a
+ * pointer if its value or its declaration says so, else a setting.
+ */
+static enum vgroup group_of(const struct var *v, const struct plan_opts *o)
+{
+	unsigned int shape = decl_shape(o->tree, v->file, v->line, v->name);
+	int i;
+
+	for (i = 0; i < v->nw; i++)
+		if (writer_is_param(&v->w[i]))
+			return VG_PARAM;
+	if (shape & SHAPE_ARRAY)
+		return VG_TABLE;
+	if (v->value == VV_FN_POINTER || v->value == VV_OBJECT_POINTER ||
+	    (shape & SHAPE_POINTER))
+		return VG_POINTER;
+	return VG_OTHER;
+}
 
 /*
  * The kind of accepted variable V, from its journal evidence: the
@@ -267,7 +316,7 @@ static void take_cand(struct var *v, char **r, unsigned long line,
 {
 	int kind = evidence_kind(v), init = !strcmp(r[cc->class], "initdata");
 	struct ev_writer *w;
-	int i;
+	int i, val;
 
 	if (strcmp(r[cc->class], "ro_after_init") && !init)
 		die(RC_DATA, "%s:%lu: %s in %s is accepted but %s now classes it '%s' (%s); re-run validation",
@@ -304,6 +353,12 @@ static void take_cand(struct var *v, char **r, unsigned long line,
 			die(RC_DATA, "%s:%lu: column 'evidence': a control character in writer %s:%ld",
 			    o->candidates, line, w->file, w->line);
 	}
+	val = value_of(r, cc);
+	if (val < 0)
+		die(RC_DATA, "%s:%lu: column 'value': '%s' is not one of fn-pointer, object-pointer, bound, policy, param, setting",
+		    o->candidates, line, r[cc->value]);
+	v->value = val;
+	v->group = group_of(v, o);
 }
 
 /*
@@ -353,6 +408,45 @@ static struct var var_of(const struct jrow *r, const struct plan_opts *o)
 	return v;
 }
 
+/*
+ * The --prefixes file (queue-prefixes.sh): file, prefix, the prefix of
+ * the file's own recent commits.  A prefix goes into the subject: one
+ * line of [A-Za-z0-9 _.,/+:-], at most 40 characters, not empty.
+ */
+static void load_prefixes(struct tsv_table *t, const char *path)
+{
+	int cf, cp;
+	size_t i;
+
+	load(t, path);
+	cf = need(t, "file");
+	cp = need(t, "prefix");
+	for (i = 0; i < t->nrows; i++) {
+		const char *p = t->rows[i][cp];
+
+		if (!is_tree_path(t->rows[i][cf]))
+			die(RC_DATA, "%s:%lu: column 'file': '%s' is not a path relative to the tree root",
+			    path, t->lineno[i], t->rows[i][cf]);
+		if (!*p || strlen(p) > 40 ||
+		    strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 _.,/+:-") != strlen(p) ||
+		    p[0] == ' ' || p[strlen(p) - 1] == ' ')
+			die(RC_DATA, "%s:%lu: column 'prefix': '%s' is not a subject prefix (at most 40 of A-Z a-z 0-9 and ' _.,/+:-')",
+			    path, t->lineno[i], p);
+	}
+}
+
+/* FILE's prefix from the --prefixes table T, malloc'ed; NULL if none. */
+static char *history_prefix(const struct tsv_table *t, const char *file)
+{
+	int cf = tsv_table_col(t, "file"), cp = tsv_table_col(t, "prefix");
+	size_t i;
+
+	for (i = 0; cf >= 0 && cp >= 0 && i < t->nrows; i++)
+		if (!strcmp(t->rows[i][cf], file))
+			return xstrdup(t->rows[i][cp]);
+	return NULL;
+}
+
 void plan_join(struct plan_in *in, const struct plan_opts *o,
 	       const struct maint *m)
 {
@@ -366,6 +460,8 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 		die(RC_DATA, "%s: not a valid journal (see above)", o->journal);
 	load(&in->cands, o->candidates);
 	cand_cols(&in->cands, &cc);
+	if (o->prefixes)
+		load_prefixes(&in->pfx, o->prefixes);
 	if (o->exclude) {
 		load(&in->excl, o->exclude);
 		check_keys(&in->excl, need(&in->excl, "file"),
@@ -414,10 +510,16 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 		if (!v.sec)
 			die(RC_DATA, "%s: no MAINTAINERS section matches %s",
 			    o->maintainers, v.file);
-		v.prefix = subject_prefix(v.file);
+		v.prefix = history_prefix(&in->pfx, v.file);
+		v.prefix_src = "git log";
+		if (!v.prefix) {
+			v.prefix = subject_prefix(v.file);
+			v.prefix_src = "table";
+		}
 		in->nlevel[v.level]++;
 		in->acc[in->nacc++] = v;
 	}
+	describe_done();
 	free(ckeys);
 	qsort(in->acc, in->nacc, sizeof(*in->acc), var_cmp);
 	qsort(in->other, in->nother, sizeof(*in->other), other_cmp);
@@ -443,4 +545,5 @@ void plan_in_free(struct plan_in *in)
 	journal_rows_free(&in->j);
 	tsv_table_free(&in->cands);
 	tsv_table_free(&in->excl);
+	tsv_table_free(&in->pfx);
 }

@@ -60,8 +60,9 @@ static char *series_prefix(struct var *v, size_t n)
 		for (k = 0; k < len && v[i].prefix[k] == v[0].prefix[k]; k++)
 			;
 		if (k < len && !(v[i].prefix[k] == '\0' ||
-				 v[i].prefix[k] == '/'))
-			while (k > 0 && v[0].prefix[k] != '/')
+				 v[i].prefix[k] == '/' || v[i].prefix[k] == ':'))
+			while (k > 0 && v[0].prefix[k] != '/' &&
+			       v[0].prefix[k] != ':')
 				k--;
 		len = k;
 	}
@@ -89,28 +90,79 @@ static void make_dir(const char *dir)
 /* A patch: the variables V[first .. first + n) of one file. */
 struct unit {
 	size_t first, n;
+	int split;	/* its file was split by group: a group of its own */
 };
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct var *va = a, *vb = b;
+
+	if (va->group != vb->group)
+		return (int)va->group - (int)vb->group;
+	if (va->line != vb->line)
+		return va->line < vb->line ? -1 : 1;
+	return strcmp(va->name, vb->name);
+}
+
+/* 1 if the patch U protects a function or object pointer, or a policy. */
+static int valuable(const struct var *v, const struct unit *u)
+{
+	size_t k;
+
+	for (k = u->first; k < u->first + u->n; k++)
+		if (v[k].value == VV_FN_POINTER ||
+		    v[k].value == VV_OBJECT_POINTER || v[k].value == VV_POLICY)
+			return 1;
+	return 0;
+}
 
 /*
  * The patches of the N variables V of one area: one per file and kind
- * (the annotation: __ro_after_init and __initdata never share a patch),
- * at most max_vars variables each.  Returns the count; *OUT gets them.
+ * (the annotation: __ro_after_init and __initdata never share a patch).
+ * A file with more than max_vars variables of one kind is split by group
+ * instead (module parameters, pointers set once at init, tables,
+ * settings), one patch per group, however many it holds: never two
+ * patches of one file that differ only in their count.  The patches
+ * that protect function pointers, object pointers and policies come
+ * first, the others after them, each in path order.  Returns the count;
+ * *OUT gets them.
  */
 static size_t make_units(const struct plan_opts *o, struct var *v, size_t n,
 			 struct unit **out)
 {
 	struct unit *u = xmalloc((n + 1) * sizeof(*u));
-	size_t i, j, nu = 0;
+	struct unit *sorted = xmalloc((n + 1) * sizeof(*sorted));
+	size_t i, j, k, nu = 0, ns = 0;
+	int pass;
 
 	for (i = 0; i < n; i = j) {
-		for (j = i; j < n && j - i < (size_t)o->max_vars &&
-		     !strcmp(v[j].file, v[i].file) && v[j].kind == v[i].kind;
-		     j++)
+		for (j = i; j < n && !strcmp(v[j].file, v[i].file) &&
+		     v[j].kind == v[i].kind; j++)
 			;
-		u[nu].first = i;
-		u[nu++].n = j - i;
+		if (j - i <= (size_t)o->max_vars) {
+			u[nu].first = i;
+			u[nu].split = 0;
+			u[nu++].n = j - i;
+			continue;
+		}
+		qsort(v + i, j - i, sizeof(*v), group_cmp);
+		for (k = i; k < j; ) {
+			size_t e;
+
+			for (e = k; e < j && v[e].group == v[k].group; e++)
+				;
+			u[nu].first = k;
+			u[nu].split = 1;
+			u[nu++].n = e - k;
+			k = e;
+		}
 	}
-	*out = u;
+	for (pass = 1; pass >= 0; pass--)
+		for (i = 0; i < nu; i++)
+			if (valuable(v, &u[i]) == pass)
+				sorted[ns++] = u[i];
+	free(u);
+	*out = sorted;
 	return nu;
 }
 
@@ -168,6 +220,62 @@ static void cover_subject(struct sb *s, const char *pfx,
 	}
 }
 
+/* The first J > I with subject S[I], and that I, in *A, *B; 0 if none. */
+static int first_twin(char **s, size_t nu, size_t *a, size_t *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < nu; i++)
+		for (j = i + 1; j < nu; j++)
+			if (!strcmp(s[i], s[j])) {
+				*a = i;
+				*b = j;
+				return 1;
+			}
+	return 0;
+}
+
+/*
+ * The subjects of the NU patches U of one posting, each distinct: a
+ * subject two patches share is made again with the file's base name,
+ * then with its path.  Dies (RC_HOST, a bug) if two still agree.
+ */
+static char **subjects(struct var *v, const struct unit *u, size_t nu)
+{
+	char **s = xcalloc(nu + 1, sizeof(*s));
+	int *level = xcalloc(nu + 1, sizeof(*level));
+	struct var **unit;
+	size_t i, k, a, b;
+
+	for (;;) {
+		for (i = 0; i < nu; i++) {
+			if (s[i])
+				continue;
+			unit = xmalloc((u[i].n + 1) * sizeof(*unit));
+			for (k = 0; k < u[i].n; k++)
+				unit[k] = &v[u[i].first + k];
+			s[i] = patch_subject(unit, u[i].n, u[i].split,
+					     level[i]);
+			free(unit);
+		}
+		if (!first_twin(s, nu, &a, &b))
+			break;
+		if (level[a] >= 2 && level[b] >= 2)
+			die(RC_HOST, "internal error: two patches of one posting have the subject '%s'",
+			    s[a]);
+		for (i = 0; i < 2; i++) {
+			k = i ? b : a;
+			if (level[k] < 2) {
+				level[k]++;
+				free(s[k]);
+				s[k] = NULL;
+			}
+		}
+	}
+	free(level);
+	return s;
+}
+
 /*
  * Posting P (patches U[0..NU-1] of the variables V) into PLAN/NAME/:
  * the annotation lists, commit messages and notes of its patches, its
@@ -180,7 +288,9 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 			  struct sb *areas)
 {
 	char *dir = xasprintf("%s/%s", plan, name);
-	struct sb msg, notes, list, files, cover, row;
+	struct sb msg, notes, list, files, cover, row, scope;
+	struct posting pp;
+	char **subj;
 	size_t i, k, nv = 0, wvar = 8, wloc = 9;
 	unsigned int levels = 0;
 	struct var **unit;
@@ -191,6 +301,7 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 	sb_init(&list);
 	sb_init(&files);
 	sb_init(&cover);
+	sb_init(&scope);
 	sb_init(&row);
 	for (i = 0; i < nu; i++) {
 		for (k = u[i].first; k < u[i].first + u[i].n; k++) {
@@ -204,6 +315,7 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 		nv += u[i].n;
 	}
 	unit = xmalloc((nv + 1) * sizeof(*unit));
+	subj = subjects(v, u, nu);
 	for (i = 0; i < nu; i++) {
 		const struct var *f = &v[u[i].first];
 		char fname[32];
@@ -212,7 +324,7 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 			unit[k] = &v[u[i].first + k];
 		msg.len = 0;
 		notes.len = 0;
-		commit_msg(&msg, &notes, o, unit, u[i].n);
+		commit_msg(&msg, &notes, o, unit, u[i].n, subj[i]);
 		snprintf(fname, sizeof(fname), "%04zu.msg", i + 1);
 		put(dir, fname, &msg);
 		snprintf(fname, sizeof(fname), "%04zu.notes", i + 1);
@@ -224,8 +336,12 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 				f[k].line, f[k].name, vkind_name[f[k].kind]);
 		snprintf(fname, sizeof(fname), "%04zu.list", i + 1);
 		put(dir, fname, &list);
-		if (!i || strcmp(f->file, v[u[i - 1].first].file))
+		for (k = 0; k < i && strcmp(f->file, v[u[k].first].file); k++)
+			;
+		if (k == i) {
 			sb_addf(&files, "%s\n", f->file);
+			sb_addf(&scope, "%s%s", i ? " " : "", f->file);
+		}
 		for (k = 0; k < u[i].n; k++) {
 			char *loc = xasprintf("%s:%ld", f[k].file, f[k].line);
 
@@ -243,7 +359,9 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 		sb_addf(&msg, " (part %u of %u)", p->part, p->parts);
 	sb_addc(&msg, '\n');
 	put(dir, "cover.subject", &msg);
-	cover_blurb(&cover, o, p, row.buf, wvar, wloc, levels);
+	pp = *p;
+	pp.scope = scope.buf;
+	cover_blurb(&cover, o, &pp, row.buf, wvar, wloc, levels);
 	put(dir, "cover.blurb", &cover);
 	sb_addf(areas, "%s\t%s\t%s\t%zu\t%zu\t%u\t%u\n", name, p->area, pfx,
 		nu, nv, p->part, p->parts);
@@ -252,6 +370,10 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 	sb_free(&list);
 	sb_free(&files);
 	sb_free(&cover);
+	sb_free(&scope);
+	for (i = 0; i < nu; i++)
+		free(subj[i]);
+	free(subj);
 	sb_free(&row);
 	free(unit);
 	free(dir);
@@ -305,6 +427,35 @@ static void write_series(const struct plan_opts *o, const char *plan,
 	free(name);
 }
 
+/*
+ * Where each file's subject prefix came from: its own git history (the
+ * --prefixes file), else the table of queue-prefix.c.
+ */
+static void prefix_sources(struct sb *s, const struct plan_in *in)
+{
+	size_t i, k, nlog = 0, ntab = 0;
+	struct sb l;
+
+	sb_init(&l);
+	for (i = 0; i < in->nacc; i++) {
+		const struct var *v = &in->acc[i];
+
+		for (k = 0; k < i && strcmp(in->acc[k].file, v->file); k++)
+			;
+		if (k < i)
+			continue;
+		if (!strcmp(v->prefix_src, "git log"))
+			nlog++;
+		else
+			ntab++;
+		sb_addf(&l, "  %-46s %s (%s)\n", v->file, v->prefix,
+			v->prefix_src);
+	}
+	sb_addf(s, "\nSubject prefixes: %zu files from the tree's git history (git log:\nthe most common prefix of the last 20 commits that touched the file,\npatches/queue-prefixes.sh), %zu from ro-campaign's table (table:\npatches/queue-prefix.c, for a tree without history, such as Debian's\ntarball, or a file whose commits have none):\n\n%s",
+		nlog, ntab, l.len ? l.buf : "  (none)\n");
+	sb_free(&l);
+}
+
 static void readme(struct sb *s, const struct plan_opts *o,
 		   const struct sb *areas, const struct plan_in *in)
 {
@@ -355,6 +506,7 @@ static void readme(struct sb *s, const struct plan_opts *o,
 		sb_addc(s, '\n');
 	}
 	free(copy);
+	prefix_sources(s, in);
 	sb_add(s, "\nNot queued: variables whose last journal verdict is not \"accepted\"\n(the reason is the journal's evidence), accepted ones the queue\ndropped (the reason starts with \"dropped:\"), and accepted ones of\nlevel built (\"accepted, only built:\", then the journal's evidence).\n\n");
 	if (!in->nother)
 		sb_add(s, "  (none)\n");

@@ -60,6 +60,9 @@ struct plan_opts {
 	const char *origin;	/* --origin: the origin file, or NULL */
 	struct queue_base base;	/* the base (base_load()) */
 	const char *profile;	/* the validated build profile */
+	const char *tool;	/* --tool: ro-campaign's git describe, or NULL */
+	const char *rules;	/* --rules: the finder rules used, or NULL */
+	const char *prefixes;	/* --prefixes: TSV file prefix from the history */
 	int max_vars;		/* variables per patch */
 	int max_patches;	/* patches per posting */
 	int allow_built;	/* queue accepted rows of level built too */
@@ -76,6 +79,24 @@ extern const char *const vkind_name[VK_NR];	/* the annotate list's */
 extern const char *const vkind_attr[VK_NR];	/* __ro_after_init, ... */
 extern const char *const vkind_section[VK_NR];	/* .data..ro_after_init, ... */
 
+/*
+ * What a variable protects: candidates.tsv's value column (FORMATS.md),
+ * "setting" when the column is absent.  The first three are the ones a
+ * hostile write profits from most: their patches come first in a posting.
+ */
+enum vvalue {
+	VV_FN_POINTER, VV_OBJECT_POINTER, VV_POLICY, VV_BOUND, VV_PARAM,
+	VV_SETTING, VV_NR
+};
+extern const char *const vvalue_name[VV_NR];	/* "fn-pointer", ... */
+
+/*
+ * The group a variable goes in when its file has more than max_vars of
+ * one annotation: each group is a patch of its own, with its own subject.
+ */
+enum vgroup { VG_POINTER, VG_TABLE, VG_PARAM, VG_OTHER, VG_NR };
+extern const char *const vgroup_words[VG_NR];	/* "module parameters" */
+
 /* A variable with its final journal row. */
 struct var {
 	const char *file, *name, *verdict;
@@ -86,6 +107,8 @@ struct var {
 	enum ev_level level;	/* the journal row's */
 	char *module;		/* cycled=MOD: the module, else NULL */
 	enum vkind kind;	/* accepted ones: what the patch adds */
+	enum vvalue value;	/* accepted ones: what it protects */
+	enum vgroup group;	/* accepted ones: its patch when split */
 	/* accepted ones only: */
 	const char *reason, *conf;	/* the finder's, from candidates.tsv */
 	struct ev_writer *w;	/* the writers, from candidates.tsv */
@@ -93,12 +116,13 @@ struct var {
 	long more;		/* writers the finder did not list */
 	const struct msec *sec;
 	char *prefix;
+	const char *prefix_src;	/* "git log" or "table" */
 };
 
 /* The inputs, checked and joined. */
 struct plan_in {
 	struct jrows j;		/* the final row of each variable */
-	struct tsv_table cands, excl;
+	struct tsv_table cands, excl, pfx;	/* pfx: --prefixes */
 	struct var *acc, *other;	/* queued; not queued (and dropped) */
 	size_t nacc, nother;
 	size_t nrows, nvars;	/* journal rows, distinct variables */
@@ -116,6 +140,12 @@ struct plan_in {
 void plan_join(struct plan_in *in, const struct plan_opts *o,
 	       const struct maint *m);
 void plan_in_free(struct plan_in *in);
+
+/*
+ * 1 if TEXT can sit in a paragraph of a message: one line, and no word
+ * that could start a trailer ("Signed-off-by:") if wrapping put it first.
+ */
+int quotable(const char *text);
 
 /* How a writer was shown to be init-only. */
 enum wkind {
@@ -135,15 +165,31 @@ void describe_writer(struct sb *s, const char *tree, const struct ev_writer *w,
 void file_scope_words(struct sb *s, const struct ev_writer *w);
 /* The bullet for the writers the finder did not list. */
 void describe_more(struct sb *s, long more, const char *indent);
+/* The shape of the definition of NAME at FILE:LINE, from the source. */
+#define SHAPE_ARRAY	1u	/* NAME[ */
+#define SHAPE_POINTER	2u	/* a * before NAME */
+unsigned int decl_shape(const char *tree, const char *file, long line,
+			const char *name);
+/* 1 if W is a parameter (module_param=PERM, core_param=PERM). */
+int writer_is_param(const struct ev_writer *w);
 /* Forget the source file describe_writer() keeps. */
 void describe_done(void);
 
 /*
+ * The subject of the patch of V[0..N-1] (without "[PATCH]"): the names
+ * when they fit, else the group's words when SPLIT (the file was split by
+ * group), else a count.  LEVEL 1 adds the file's base name, 2 its path,
+ * to tell apart patches of a posting that would have the same subject.
+ */
+char *patch_subject(struct var **v, size_t n, int split, int level);
+
+/*
  * The commit message of one patch, the variables V[0..N-1] of one file,
- * into S, and the text that goes below its --- line into NOTES.
+ * with subject SUBJ, into S, and the text that goes below its --- line
+ * into NOTES.
  */
 void commit_msg(struct sb *s, struct sb *notes, const struct plan_opts *o,
-		struct var **v, size_t n);
+		struct var **v, size_t n, const char *subj);
 
 /* One posting: part PART of PARTS of the series of an area. */
 struct posting {
@@ -152,6 +198,7 @@ struct posting {
 	unsigned int part, parts;
 	size_t area_nvars, area_npatches;	/* in all parts */
 	size_t nkind[VK_NR];		/* this posting's variables per kind */
+	const char *scope;		/* its files, space-separated */
 };
 
 /*

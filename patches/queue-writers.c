@@ -276,3 +276,37 @@ void file_scope_words(struct sb *s, const struct ev_writer *w)
 	else
 		sb_add(s, "set at file scope by an initializer that only init-only code reads");
 }
+
+int writer_is_param(const struct ev_writer *w)
+{
+	const char *perm = strchr(w->form, '=');
+
+	return !strcmp(w->func, "-") && perm && !form_is_file(w->form, perm);
+}
+
+unsigned int decl_shape(const char *tree, const char *file, long line,
+			const char *name)
+{
+	unsigned int shape = 0;
+	const char *l, *p, *q;
+	size_t n = strlen(name);
+
+	src_load(tree, file);
+	if (!src.data || line < 1 || (size_t)line > src.nlines)
+		return 0;
+	l = src.lines[line - 1];
+	for (p = strstr(l, name); p; p = strstr(p + 1, name)) {
+		if ((p != l && is_ident_char((unsigned char)p[-1])) ||
+		    is_ident_char((unsigned char)p[n]))
+			continue;
+		for (q = p + n; *q == ' ' || *q == ')'; q++)
+			;
+		if (*q == '[')
+			shape |= SHAPE_ARRAY;
+		for (q = l; q < p; q++)
+			if (*q == '*')
+				shape |= SHAPE_POINTER;
+		break;
+	}
+	return shape;
+}

@@ -27,7 +27,8 @@ static void print_help(FILE *fp)
 	      "                  --out DIR --signoff 'NAME <EMAIL>'\n"
 	      "                  [--maintainers FILE] [--max-vars N] [--profile NAME]\n"
 	      "                  [--exclude FILE] [--base TEXT] [--allow-built]\n"
-	      "                  [--max-patches N] [--origin FILE]\n"
+	      "                  [--max-patches N] [--origin FILE] [--tool TEXT]\n"
+	      "                  [--rules TEXT] [--prefixes FILE]\n"
 	      "       queue finish PLAN_DIR SERIES_DIR DOMAIN\n"
 	      "\n"
 	      "area    print PATH, its MAINTAINERS area, the matching F: pattern\n"
@@ -58,6 +59,12 @@ static void print_help(FILE *fp)
 	      "  --max-patches N    at most N patches per posting (default "
 	      STR(MAX_POSTING) "); an area\n"
 	      "                     with more is split into postings NN-area-KofP\n"
+	      "  --tool TEXT        the ro-campaign version (git describe), for the\n"
+	      "                     cover letters' disclosure\n"
+	      "  --rules TEXT       the finder rules used, for the disclosure\n"
+	      "  --prefixes FILE    TSV file prefix: subject prefixes from the tree's\n"
+	      "                     history (queue-prefixes.sh); other files get the\n"
+	      "                     table's (queue-prefix.c)\n"
 	      "  --exclude FILE     TSV file name reason: accepted variables to leave\n"
 	      "                     out, listed as dropped in the README\n"
 	      "  --allow-built      queue accepted rows of level built (only compiled,\n"
@@ -171,6 +178,12 @@ static int cmd_plan(int argc, char **argv)
 			o.base_text = argv[++i];
 		else if (!strcmp(a, "--origin"))
 			o.origin = argv[++i];
+		else if (!strcmp(a, "--tool"))
+			o.tool = argv[++i];
+		else if (!strcmp(a, "--rules"))
+			o.rules = argv[++i];
+		else if (!strcmp(a, "--prefixes"))
+			o.prefixes = argv[++i];
 		else if (!strcmp(a, "--max-patches"))
 			o.max_patches = opt_long("--max-patches", argv[++i], 1,
 						 1000);
@@ -186,6 +199,8 @@ static int cmd_plan(int argc, char **argv)
 	if (!good_signoff(o.signoff))
 		die(RC_USAGE, "plan: --signoff '%s' is not one line 'NAME <EMAIL>' (check git config user.name and user.email)",
 		    o.signoff);
+	if ((o.tool && !quotable(o.tool)) || (o.rules && !quotable(o.rules)))
+		die(RC_USAGE, "plan: --tool and --rules must be one line with no trailer-like word");
 	if (!is_one_line(o.profile) || !*o.profile)
 		die(RC_USAGE, "plan: --profile must be one word on one line");
 	if (!o.maintainers)

@@ -81,6 +81,10 @@ case ${QUEUE_ALLOW_BUILT-} in
 esac
 
 mkdir -p "$work"
+# Absolute paths first: git -C TREE worktree add WORK/qtree, with a
+# relative WORK, would put the worktree inside TREE.
+work=$(cd "$work" && pwd)
+tree=$(cd "$tree" && pwd)
 journal=$(cd "$(dirname "$journal")" && pwd)/$(basename "$journal")
 cands=$(cd "$(dirname "$cands")" && pwd)/$(basename "$cands")
 
@@ -130,6 +134,25 @@ gdir=$(git -C "$tree" rev-parse --path-format=absolute --git-common-dir) ||
 	die 70 "$tree: git rev-parse failed"
 [ ! -f "$gdir/ro-campaign-origin" ] ||
 	set -- "$@" --origin "$gdir/ro-campaign-origin"
+# Subject prefixes from the history of a tree made from the user's git
+# checkout (kind git); a tarball tree has none: queue-prefix.c's table.
+if [ -f "$gdir/ro-campaign-origin" ] &&
+   [ "$(tsv_awk "$gdir/ro-campaign-origin" 'NR > 1 && $c_key == "kind" { print $c_value }')" = git ]; then
+	tsv_awk "$journal" 'NR > 1 && $c_verdict == "accepted" { print $c_file }' |
+		LC_ALL=C sort -u | sh "$here/queue-prefixes.sh" "$tree" pristine \
+		>"$queue/.prefixes.tsv" || die 70 "queue-prefixes.sh failed (see above)"
+	set -- "$@" --prefixes "$queue/.prefixes.tsv"
+fi
+# The disclosure in the cover letters: this ro-campaign's commit and the
+# finder rules, by their git object ids when this is a git checkout.
+tool=$(git -C "$root" describe --always --dirty --abbrev=12 2>/dev/null) ||
+	tool="(not a git checkout)"
+rules="cocci/facts.cocci for the write facts, and candidates/ for the init-only closure"
+if fb=$(git -C "$root" rev-parse -q --short=12 HEAD:cocci/facts.cocci 2>/dev/null) &&
+   cb=$(git -C "$root" rev-parse -q --short=12 HEAD:candidates 2>/dev/null); then
+	rules="cocci/facts.cocci at $fb for the write facts, and candidates/ at $cb for the init-only closure"
+fi
+set -- "$@" --tool "$tool" --rules "$rules"
 "$bin" plan --journal "$journal" --candidates "$cands" --tree "$tree" \
 	--out "$queue" --signoff "$name <$email>" "$@" ||
 	die $? "planning failed (see above)"
@@ -139,6 +162,10 @@ date=${QUEUE_DATE:-$(cat "$plan/date")}
 # A clean worktree of TREE at REV: checked out if missing, else reset and
 # cleaned, which leaves exactly the committed files of REV.
 worktree() {
+	if [ -d "$1" ] &&
+	   [ "$(git -C "$1" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" != "$gdir" ]; then
+		die 70 "$1 is a worktree of another tree than $tree: remove it (git worktree remove --force $1) and run again"
+	fi
 	if [ -d "$1" ]; then
 		git -C "$1" am --abort >/dev/null 2>&1 || true
 		git -C "$1" checkout -q -f --detach "$2" ||

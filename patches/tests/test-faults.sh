@@ -392,8 +392,9 @@ done
 [ "$rc" -eq 0 ] && [ -z "$bad" ] && [ -d "$T/many3.q/.plan/01-test-area-6of6" ] &&
 	ok "postings: --max-patches 3 gives 6 postings of at most 3" ||
 	not_ok "postings: --max-patches 3 gives 6 postings of at most 3" "exit $rc:$bad $(ls "$T/many3.q/.plan" | tr '\n' ' ')"
-# A file's patches (--max-vars 1: b.c's two variables are two patches)
-# stay in one posting when the posting may still grow.
+# A file's patches (--max-vars 1: b.c's two variables, a setting and a
+# module parameter, are split by kind into two patches) stay in one
+# posting when the posting may still grow.
 {
 	echo "$lhead"
 	lrow kernel/a.c "$ev_ex" exercised
@@ -406,7 +407,7 @@ done
 	for f in a b c; do
 		crow x kernel/$f.c "1 init-only writes, 0 escapes in init-only code" kernel/$f.c:5:set_x:assign
 	done
-	printf 'kernel/b.c\t2\ty\tglobal\tro_after_init\thigh\t1 init-only writes\tkernel/b.c:5:set_x:assign\n'
+	printf 'kernel/b.c\t2\ty\tglobal\tro_after_init\thigh\t1 init-only writes\tkernel/b.c:5:set_x:assign;kernel/b.c:3:-:module_param=0444\n'
 } >"$T/chain.c"
 plan chain --max-patches 3 --max-vars 1
 got=$(for d in "$T/chain.q/.plan"/01-*; do printf '%s:' "$(basename "$d")"; cat "$d"/*.list | grep -v '^file' | cut -f 1 | tr '\n' ' '; done)
@@ -634,6 +635,21 @@ qrun "$T/empty"
 [ -f "$T/empty/.ro-campaign-queue" ] &&
 	ok "#1 an empty directory becomes a queue" ||
 	not_ok "#1 an empty directory becomes a queue" "exit $rc"
+
+# Issue 34 item 7: with a relative WORK, "git -C TREE worktree add
+# WORK/qtree" made the worktree inside TREE.  queue.sh makes WORK
+# absolute first: the worktrees land in WORK, relative to the caller.
+mkdir -p "$T/cwd"
+(cd "$T/cwd" && sh "$qsh" "$T/none.j" "$T/good.c" "$tree" rel-work "$T/relq") \
+	>"$T/q.out" 2>"$T/q.err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ -d "$T/cwd/rel-work/qtree" ] && [ ! -e "$tree/rel-work" ] &&
+   git -C "$tree" worktree list --porcelain | grep -qxF "worktree $T/cwd/rel-work/qtree"; then
+	ok "issue 34 #7: a relative WORK puts the worktrees in WORK, not inside TREE"
+else
+	not_ok "issue 34 #7: a relative WORK puts the worktrees in WORK, not inside TREE" \
+		"exit $rc, $(ls -d "$tree/rel-work" "$T/cwd/rel-work/qtree" 2>&1 | tr '\n' ' ')"
+fi
 
 # QUEUE_ALLOW_BUILT=1 reaches queue plan as --allow-built (make queue and
 # queue.sh); any other value than 0 or 1 is a usage error.
