@@ -130,6 +130,56 @@ static int need(const struct tsv *t, int c)
 	return 0;
 }
 
+/*
+ * A repeated defs.tsv row is the same fact (FORMATS.md): keep its first
+ * row only, or the variable would be judged, and written out, once per
+ * copy.  The key is (file, line, name); the order of the rest is kept.
+ */
+static const struct def *dedup_defs;
+
+static int def_key_cmp(const void *a, const void *b)
+{
+	const struct def *x = &dedup_defs[*(const uint32_t *)a];
+	const struct def *y = &dedup_defs[*(const uint32_t *)b];
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static void drop_repeated_defs(struct facts *f)
+{
+	uint32_t *order, i, kept = 0;
+	unsigned char *dup;
+
+	if (f->ndefs < 2)
+		return;
+	order = xmalloc(f->ndefs * sizeof(*order));
+	dup = xcalloc(f->ndefs, 1);
+	for (i = 0; i < f->ndefs; i++)
+		order[i] = i;
+	dedup_defs = f->defs;
+	qsort(order, f->ndefs, sizeof(*order), def_key_cmp);
+	for (i = 1; i < f->ndefs; i++) {
+		const struct def *p = &f->defs[order[i - 1]];
+		const struct def *d = &f->defs[order[i]];
+
+		if (p->file == d->file && p->line == d->line &&
+		    p->name == d->name)
+			dup[order[i]] = 1;
+	}
+	for (i = 0; i < f->ndefs; i++)
+		if (!dup[i])
+			f->defs[kept++] = f->defs[i];
+	f->ndefs = kept;
+	free(dup);
+	free(order);
+}
+
 static int load_defs(struct facts *f, struct tsv *t)
 {
 	int c_file = col(t, "file"), c_line = col(t, "line");
@@ -155,6 +205,8 @@ static int load_defs(struct facts *f, struct tsv *t)
 		GROW(f->defs, f->ndefs, cap);
 		f->defs[f->ndefs++] = d;
 	}
+	if (!rc)
+		drop_repeated_defs(f);
 	return rc;
 }
 

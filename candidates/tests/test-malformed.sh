@@ -120,4 +120,11 @@ good; "$BIN" --facts "$T/f" --out "$T/nodir/out.tsv" 2> "$T/err"; rc=$?
 	ok "unwritable output exits 70" ||
 	not_ok "unwritable output exits 70" "exit $rc: $(cat "$T/err")"
 
+# A repeated defs.tsv row is the same fact (FORMATS.md): one output row.
+good; tail -n 1 "$T/f/defs.tsv" >> "$T/f/defs.tsv"
+"$BIN" --facts "$T/f" --out "$T/out.tsv" 2> "$T/err"; rc=$?
+xrows=$(grep -c "	x	" "$T/out.tsv" 2>/dev/null)
+[ $rc -eq 0 ] && [ "$xrows" = 1 ] && ok "a repeated def row counts once" ||
+	not_ok "a repeated def row counts once" "exit $rc, $xrows rows of x"
+
 finish
