@@ -34,7 +34,7 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		 struct boot_out *o, int baseline)
 {
 	char *res = xasprintf("%s/ro-campaign", x->build_dir);
-	char *argv[20], *dir, *t, *deny = deny_arg(x);
+	char *argv[20], *dir, *t, *deny = deny_arg(x), *initrd;
 	double t0;
 	int a = 0;
 
@@ -70,6 +70,12 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		argv[a++] = "--exercise";
 		argv[a++] = (char *)x->exercises;
 	}
+	/* the functions of the batch's conversions, to count (reach.c) */
+	initrd = baseline ? NULL : reach_initrd(x, set, n, dir);
+	if (initrd) {
+		argv[a++] = "--initrd";
+		argv[a++] = initrd;
+	}
 	argv[a] = NULL;
 	t0 = now();
 	o->rc = run_tool(argv, NULL, x->log);
@@ -92,6 +98,7 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		parse_results(x, dir, m, o, NULL, NULL);
 		parse_violations(x, dir, set, n, o, NULL, NULL);
 		parse_oopses(x, dir, set, n, o);
+		reach_collect(x, dir, set, n);
 	}
 	parse_modules(dir, o);
 	if (o->rc >= 2 && !o->reason) {
@@ -107,6 +114,7 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 	free(argv[1]);
 	free(argv[5]);
 	free(deny);
+	free(initrd);
 	o->dir = dir;
 	free(res);
 }
