@@ -365,11 +365,13 @@ verdicts=$(tsv_awk "$cdir/journal.tsv" 'NR > 1 && NR <= nj {
 	END {
 		for (k in v) {
 			c[v[k]]++
-			if (v[k] == "accepted") lv[l[k]]++
+			# "exercised" is the old name of booted
+			if (v[k] == "accepted") lv[l[k] == "exercised" ? "booted" : l[k]]++
 			if (v[k] == "rejected") { r = e[k]; sub(/:.*/, "", r); why[r]++ }
 		}
-		printf "accepted %d (exercised %d, module-cycled %d, built %d), rejected %d, not-built %d",
-			c["accepted"], lv["exercised"], lv["module-cycled"], lv["built"],
+		printf "accepted %d (reached %d, device-bound %d, module-cycled %d, booted %d, built %d), rejected %d, not-built %d",
+			c["accepted"], lv["reached"], lv["device-bound"], lv["module-cycled"],
+			lv["booted"], lv["built"],
 			c["rejected"], c["not-built"]
 		for (r in why) printf "\n  rejected by %s: %d", r, why[r]
 	}' -v nj="$nj") || die 70 "awk failed on $cdir/journal.tsv"

@@ -76,8 +76,10 @@ static void svg_bar(struct sb *f, int y, const char *stage, const char *label,
 static void svg_funnel(struct sb *f, const struct report *r)
 {
 	static const char *const level_fill[EV_LEVEL_NR] = {
-		[EV_LEVEL_EXERCISED] = "#66bb6a",
+		[EV_LEVEL_REACHED] = "#2e7d32",
+		[EV_LEVEL_DEVICE_BOUND] = "#43a047",
 		[EV_LEVEL_MODULE_CYCLED] = "#9ccc65",
+		[EV_LEVEL_BOOTED] = "#d4e157",
 		[EV_LEVEL_BUILT] = "#bdbdbd",
 	};
 	const int w = 640, bar = 28, gap = 8, left = 250;
@@ -93,10 +95,10 @@ static void svg_funnel(struct sb *f, const struct report *r)
 		svg_bar(f, gap + k * (bar + gap), stage_name[s], stage_label[s],
 			r->count[s], top,
 			s == S_ACCEPTED ? "#2e7d32" : "#4a6fa5");
-	for (s = EV_LEVEL_EXERCISED; s < EV_LEVEL_NR; s++, k++)
+	for (s = EV_LEVEL_FIRST; s < EV_LEVEL_NR; s++, k++)
 		svg_bar(f, gap + k * (bar + gap), level_stage[s],
 			level_label[s], r->level_count[s], top, level_fill[s]);
-	sb_add(f, "</svg>\n<p class=\"note\">Bar lengths are linear in the count (the scanned variables are the full width). The last three bars split the accepted ones by evidence level: exercised = built into vmlinux and booted through the exercises with ro_after_init=warn silent and with the protection on; module-cycled = the module was loaded, its init returned 0, and it was unloaded in those boots; only built = compiled, but no boot ran its code (not queued by default).</p>\n");
+	sb_add(f, "</svg>\n<p class=\"note\">Bar lengths are linear in the count (the scanned variables are the full width). The last five bars split the accepted ones by evidence level: reached = a function that uses the variable ran after init, in the exercises, with ro_after_init=warn silent and with the protection on; device-bound = its driver bound an emulated device, and unbind/bind, suspend/resume and unload passed in those boots; module-cycled = the module was loaded, its init returned 0, and it was unloaded in those boots; booted = built into vmlinux and booted through the exercises, but none of its functions was seen to run after init; only built = compiled, but no boot ran its code (not queued by default).</p>\n");
 }
 
 static void subsystem_table(struct sb *f, struct report *r)
@@ -169,6 +171,14 @@ static void candidate_row(struct sb *f, struct report *r, struct var *v)
 			ev_level_name(v->level));
 	sb_add(f, "</td><td class=\"evidence\">");
 	html_esc(f, v->vevidence ? v->vevidence : "");
+	if (v->level != EV_LEVEL_NONE && v->vevidence) {
+		char *said = ev_sentence(v->verdict, v->vevidence);
+
+		sb_add(f, "<br><span class=\"said\">");
+		html_esc(f, said);
+		sb_add(f, "</span>");
+		free(said);
+	}
 	if (where) {
 		sb_add(f, " <span class=\"writer\">(writer defined at ");
 		html_esc(f, where);

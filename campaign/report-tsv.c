@@ -61,7 +61,7 @@ void write_tsv(struct report *r, const char *dir)
 	sb_add(&f, "stage\tcount\n");
 	for (s = 0; s < S_NR; s++)
 		sb_addf(&f, "%s\t%d\n", stage_name[s], r->count[s]);
-	for (s = EV_LEVEL_EXERCISED; s < EV_LEVEL_NR; s++)
+	for (s = EV_LEVEL_FIRST; s < EV_LEVEL_NR; s++)
 		sb_addf(&f, "%s\t%d\n", level_stage[s], r->level_count[s]);
 	write_out(dir, "funnel.tsv", &f);
 

@@ -18,7 +18,8 @@
  *   booted      booted and exercised: accepted, or rejected by a boot
  *   accepted    the journal's accepted verdicts
  * and, after them, the accepted ones per evidence level (lib/evidence.h):
- *   accepted-exercised, accepted-module-cycled, accepted-built
+ *   accepted-reached, accepted-device-bound, accepted-module-cycled,
+ *   accepted-booted, accepted-built
  *
  * This file: the command line and the funnel's counts.  report-read.c
  * reads and joins the inputs, report-html.c and report-tsv.c write.
@@ -52,15 +53,19 @@ const char *const kstage_name[KS_NR] = {
 
 const char *const level_stage[EV_LEVEL_NR] = {
 	[EV_LEVEL_NONE] = "-",
-	[EV_LEVEL_EXERCISED] = "accepted-exercised",
+	[EV_LEVEL_REACHED] = "accepted-reached",
+	[EV_LEVEL_DEVICE_BOUND] = "accepted-device-bound",
 	[EV_LEVEL_MODULE_CYCLED] = "accepted-module-cycled",
+	[EV_LEVEL_BOOTED] = "accepted-booted",
 	[EV_LEVEL_BUILT] = "accepted-built",
 };
 
 const char *const level_label[EV_LEVEL_NR] = {
 	[EV_LEVEL_NONE] = "-",
-	[EV_LEVEL_EXERCISED] = "exercised (built in, booted, exercises)",
+	[EV_LEVEL_REACHED] = "reached (its code ran after init)",
+	[EV_LEVEL_DEVICE_BOUND] = "device-bound (bound, rebound, unloaded)",
 	[EV_LEVEL_MODULE_CYCLED] = "module-cycled (loaded, unloaded)",
+	[EV_LEVEL_BOOTED] = "booted (built in, its code not seen to run)",
 	[EV_LEVEL_BUILT] = "only built (never ran)",
 };
 
@@ -261,11 +266,13 @@ int main(int argc, char **argv)
 	classify(&r);
 	write_html(&r, out, title);
 	write_tsv(&r, out);
-	printf("report: %s/report.html: %d scanned, %d candidates, %d validated, %d built, %d booted, %d accepted (exercised %d, module-cycled %d, built %d)\n",
+	printf("report: %s/report.html: %d scanned, %d candidates, %d validated, %d built, %d booted, %d accepted (reached %d, device-bound %d, module-cycled %d, booted %d, built %d)\n",
 	       out, r.count[S_SCANNED], r.count[S_CANDIDATES],
 	       r.count[S_VALIDATED], r.count[S_BUILT], r.count[S_BOOTED],
-	       r.count[S_ACCEPTED], r.level_count[EV_LEVEL_EXERCISED],
+	       r.count[S_ACCEPTED], r.level_count[EV_LEVEL_REACHED],
+	       r.level_count[EV_LEVEL_DEVICE_BOUND],
 	       r.level_count[EV_LEVEL_MODULE_CYCLED],
+	       r.level_count[EV_LEVEL_BOOTED],
 	       r.level_count[EV_LEVEL_BUILT]);
 	printf("report: by annotation: %s %d (accepted %d, queued %d), %s %d (accepted %d, queued %d), %s %d (accepted %d, queued %d)\n",
 	       annot_name[A_RO_AFTER_INIT],

@@ -9,7 +9,9 @@
  * Journal evidence (journal.tsv "evidence"): one line of items joined by
  * "; ".  An accepted row has key=value items (built=OBJ,IMAGE;
  * booted=MODES; exercised=NAMES; for a module, cycled=MOD or
- * not-cycled=MOD: REASON).  Any other row starts with its stage,
+ * not-cycled=MOD: REASON; what ran after init: ran=FUNC:COUNT,...,
+ * ran-in=EXERCISES, not-ran=FUNC,..., untraced=FUNC,...; a bound
+ * device: bound=DRIVER@QEMU_DEVICE,...).  Any other row starts with its stage,
  * "STAGE: free text" (annotate, build, section, not-built, violation,
  * oops, boot, ...).
  */
@@ -53,24 +55,50 @@ void ev_items_free(struct ev_item *it, int n);
 int ev_stage(const char *evidence, char *buf, size_t len);
 /*
  * The evidence level of a journal row (FORMATS.md, journal "level"), a
- * pure function of its verdict and evidence: an accepted row with a
- * cycled=MOD item is module-cycled; one with built=OBJECT,vmlinux and a
- * booted= item is exercised; any other accepted row is built; a row of
- * any other verdict has no level ("-").
+ * pure function of its verdict and evidence, strongest first: an
+ * accepted row with a non-empty ran=FUNC:COUNT,... item is reached (a
+ * function that uses the variable ran after init with the protection
+ * on, the warn boot silent); one with a non-empty bound= item is
+ * device-bound; one with a cycled=MOD item is module-cycled; one with
+ * built=OBJECT,vmlinux and a booted= item is booted (built in and booted
+ * through the suite, none of its functions seen to run); any other
+ * accepted row is built; a row of any other verdict has no level ("-").
  */
 enum ev_level {
 	EV_LEVEL_NONE,
-	EV_LEVEL_EXERCISED,
+	EV_LEVEL_REACHED,
+	EV_LEVEL_DEVICE_BOUND,
 	EV_LEVEL_MODULE_CYCLED,
+	EV_LEVEL_BOOTED,
 	EV_LEVEL_BUILT,
 	EV_LEVEL_NR
 };
+/* The strongest level: loops over the levels of accepted rows start here. */
+#define EV_LEVEL_FIRST EV_LEVEL_REACHED
+/* The old name of booted (journals before the reached level). */
+#define EV_LEVEL_EXERCISED EV_LEVEL_BOOTED
 
-/* "-", "exercised", "module-cycled", "built", by enum ev_level. */
+/* "-", "reached", "device-bound", "module-cycled", "booted", "built". */
 extern const char *const ev_level_names[EV_LEVEL_NR];
 /* VERDICT is the journal's word: "accepted", "rejected", "not-built". */
 enum ev_level ev_level(const char *verdict, const char *evidence);
 const char *ev_level_name(enum ev_level l);
+/*
+ * A level column's word: one of ev_level_names, or "exercised", the old
+ * name of booted (old journals keep reading); -1 when it is neither.
+ */
+int ev_level_parse(const char *name);
+
+/*
+ * The maintainer's sentence for an accepted row's journal EVIDENCE
+ * (malloc'ed, no final period), from its ran=, ran-in=, not-ran=,
+ * bound= and cycled= items: "its users foo() and bar() ran 1,204 times
+ * during S3 suspend/resume and CPU hotplug, with the section read-only";
+ * for booted, "it was built in and booted, but the boot did not reach
+ * its code (foo() never ran after init)".  NULL for a row that is not
+ * accepted.
+ */
+char *ev_sentence(const char *verdict, const char *evidence);
 
 /*
  * Print text as one journal field: TABs, newlines and other control

@@ -73,7 +73,10 @@ static int parse_row(struct tsv *t, struct jrow *r, int old)
 		return -1;
 	r->level = ev_level(verdict_names[v], f[C_EVIDENCE]);
 	if (!old) {
-		l = tsv_enum(t, C_LEVEL, ev_level_names, EV_LEVEL_NR);
+		/* "exercised", the old name of booted, reads as booted */
+		l = ev_level_parse(f[C_LEVEL]);
+		if (l < 0)
+			l = tsv_enum(t, C_LEVEL, ev_level_names, EV_LEVEL_NR);
 		if (l < 0)
 			return -1;
 		if (l != (int)r->level) {

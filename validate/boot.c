@@ -48,7 +48,8 @@ static char *with_devices(const char *ex)
  * exercises of the campaign; a further group only the devices exercise.
  */
 static int run_boot(struct ctx *x, enum mode m, const char *res,
-		    const char *dir, int g, const char *deny)
+		    const char *dir, int g, const char *deny,
+		    const char *initrd)
 {
 	char *argv[40], *args, *append, *ex = NULL;
 	const char *cpu = dev_cpu(x);
@@ -91,6 +92,10 @@ static int run_boot(struct ctx *x, enum mode m, const char *res,
 		argv[a++] = "--exercise";
 		argv[a++] = ex ? ex : (char *)x->exercises;
 	}
+	if (initrd) {
+		argv[a++] = "--initrd";
+		argv[a++] = (char *)initrd;
+	}
 	argv[a] = NULL;
 	rc = run_tool(argv, NULL, x->log);
 	if (rc >= 0 && rc <= 3 && append)
@@ -124,7 +129,7 @@ static void extra_boots(struct ctx *x, enum mode m, const int *set, int n,
 		memset(&e, 0, sizeof(e));
 		warnx("batch %s: device boot %d/%d (%s)", x->batch, g + 1, G,
 		      mode_name[m]);
-		rc = run_boot(x, m, res, dir, g, deny);
+		rc = run_boot(x, m, res, dir, g, deny, NULL);
 		x->t_boot += now() - t0;
 		x->boots++;
 		check_intr();
@@ -158,7 +163,7 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		 struct boot_out *o, int baseline)
 {
 	char *res = xasprintf("%s/ro-campaign", x->build_dir);
-	char *argv[4], *dir, *t, *deny = deny_arg(x);
+	char *argv[4], *dir, *t, *deny = deny_arg(x), *initrd;
 	double t0;
 
 	memset(o, 0, sizeof(*o));
@@ -173,8 +178,10 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 	free(argv[1]);
 	dir = xasprintf("%s/boots/%s-%d-%s", x->state, x->batch, ++x->nboot,
 			mode_name[m]);
+	/* the functions of the batch's conversions, to count (reach.c) */
+	initrd = baseline ? NULL : reach_initrd(x, set, n, dir);
 	t0 = now();
-	o->rc = run_boot(x, m, res, dir, 0, deny);
+	o->rc = run_boot(x, m, res, dir, 0, deny, initrd);
 	t0 = now() - t0;
 	x->t_boot += t0;
 	if (baseline && t0 > x->base_boot_s)
@@ -194,6 +201,7 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 		parse_results(x, dir, m, o, NULL, NULL);
 		parse_violations(x, dir, set, n, o, NULL, NULL);
 		parse_oopses(x, dir, set, n, o);
+		reach_collect(x, dir, set, n);
 	}
 	parse_modules(dir, o);
 	o->dir = dir;
@@ -208,6 +216,7 @@ void boot_kernel(struct ctx *x, enum mode m, const int *set, int n,
 	}
 	o->ok = o->rc <= 1 && !o->reason;
 	free(deny);
+	free(initrd);
 	free(res);
 }
 

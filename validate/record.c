@@ -97,6 +97,8 @@ void record(struct ctx *x, struct cand *cd, const char *batch, enum verdict v,
 {
 	char stamp[32];
 	time_t t = time(NULL);
+	const char *ran;
+	char *all = NULL;
 	struct jrow row = {
 		.time = stamp,
 		.variable = cd->name,
@@ -112,7 +114,14 @@ void record(struct ctx *x, struct cand *cd, const char *batch, enum verdict v,
 		die(RC_HOST, "internal: %s:%d %s decided twice", cd->file,
 		    cd->line, cd->name);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	/* what of it ran after init, in the passing boots (reach.c) */
+	ran = v == V_ACCEPTED ? reach_evidence(x, cd - x->c->v) : NULL;
+	if (ran) {
+		all = xasprintf("%s; %s", evidence, ran);
+		evidence = all;
+	}
 	row.evidence = ev_one_line(evidence, 900);
+	free(all);
 	journal_append(&x->j, &row);
 	cd->verdict = v;
 	cd->evidence = row.evidence;

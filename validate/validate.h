@@ -21,6 +21,7 @@
  *   devices.c   emulated devices for the build's modules, bound= evidence
  *   util.c      paths and small helpers of this program
  *   jobs.c      the batches as jobs for a farm: emit, run one, merge
+ *   reach.c     the functions of each conversion that ran after init
  */
 #ifndef VALIDATE_H
 #define VALIDATE_H
@@ -31,6 +32,7 @@
 #include "journal.h"
 
 struct tsv_table;
+struct reach;
 
 /*
  * What a conversion adds (the annotate list's "annotation" column): a
@@ -116,6 +118,7 @@ struct ctx {
 	double t_build, t_boot, t_bisect, t_start;
 	double base_boot_s;	/* the slower of the bare kernel's two boots */
 	int counts[V_SKIPPED + 1];
+	struct reach *reach;	/* reach.c: what ran of each conversion */
 };
 
 /* util.c */
@@ -211,6 +214,11 @@ int deny_from_boot(struct ctx *x, const char *dir, enum mode m);
 char *deny_arg(struct ctx *x);
 char *plan_reason(struct ctx *x, const char *file);
 void plan_load(struct ctx *x, const char *path);
+
+/* reach.c */
+char *reach_initrd(struct ctx *x, const int *set, int n, const char *dir);
+void reach_collect(struct ctx *x, const char *dir, const int *set, int n);
+const char *reach_evidence(struct ctx *x, int cand);
 
 /* elfcheck.c */
 enum sec_result {

@@ -90,6 +90,6 @@ check "roam_init_only is not queued: its file is one setup/core adds, not upstre
 check "no patch adds an annotation to roam_exit_written" \
 	sh -c "! grep -h '^+' '$cdir'/queue/*/0*.patch | grep -q roam_exit_written"
 check "the summary splits accepted by level" \
-	grep -q '^validated: *accepted [0-9]* (exercised 0, module-cycled [1-9][0-9]*, built [0-9]*)' "$cdir/summary.txt"
+	grep -q '^validated: *accepted [0-9]* (reached [0-9]*, device-bound [0-9]*, module-cycled [1-9][0-9]*, booted 0, built [0-9]*)' "$cdir/summary.txt"
 [ $failed -eq 0 ] || { sed 's/^/#   /' "$j"; tail -n 20 "$st/run.err" | sed 's/^/#   /'; }
 finish

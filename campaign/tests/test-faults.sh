@@ -282,7 +282,7 @@ check "campaign.sh: the medium-confidence exclusion is boot_mode, in either orde
 check "campaign.sh: the same funnel with the columns reordered" \
 	cmp -s "$P/funnel.tsv" "$R/funnel.tsv"
 check "campaign.sh: the summary skips the torn journal row as the report does" \
-	sh -c "grep -q '^validated: *accepted 2 (exercised [0-9]*, module-cycled [0-9]*, built [0-9]*), rejected 1, not-built 0' '$P/summary.txt' && [ \"\$(awk -F '\t' '\$1 == \"accepted\" { print \$2 }' '$P/funnel.tsv')\" = 2 ]"
+	sh -c "grep -q '^validated: *accepted 2 (reached [0-9]*, device-bound [0-9]*, module-cycled [0-9]*, booted [0-9]*, built [0-9]*), rejected 1, not-built 0' '$P/summary.txt' && [ \"\$(awk -F '\t' '\$1 == \"accepted\" { print \$2 }' '$P/funnel.tsv')\" = 2 ]"
 FIX_CANDS=$t/fix/candidates.tsv
 
 

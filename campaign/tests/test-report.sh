@@ -57,7 +57,7 @@ jrow() {	# jrow VARIABLE FILE LINE VERDICT EVIDENCE LEVEL
 }
 {
 	row time variable file line batch verdict evidence level config_hash core_hash
-	jrow ex_var kernel/a.c 10 accepted "built=kernel/a.o,vmlinux; booted=warn,default; exercised=boot,cpu-hotplug" exercised
+	jrow ex_var kernel/a.c 10 accepted "built=kernel/a.o,vmlinux; booted=warn,default; exercised=boot,cpu-hotplug; ran=a_show:12; ran-in=cpu-hotplug" reached
 	jrow cy_var drivers/x/foo.c 11 accepted "built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=modules; cycled=foo" module-cycled
 	jrow bu_var drivers/x/bar.c 12 accepted "built=drivers/x/bar.o,drivers/x/bar.ko; booted=warn,default; exercised=modules; not-cycled=bar: init failed (No such device)" built
 	jrow arm_one arch/arm64/kernel/a.c 13 not-built "not-built: other-arch: arm64 (arch/arm64/kernel/a.c is under arch/arm64)" -
@@ -80,8 +80,10 @@ validated 9
 built 4
 booted 4
 accepted 3
-accepted-exercised 1
+accepted-reached 1
+accepted-device-bound 0
 accepted-module-cycled 1
+accepted-booted 0
 accepted-built 1"
 got=$(tail -n +2 "$t/funnel.tsv" | tr '\t' ' ')
 check "funnel.tsv: the stages, then the accepted ones per level after 'accepted'" [ "$got" = "$want" ]
@@ -98,8 +100,8 @@ levels=
 for v in ex_var cy_var bu_var arm_one rej_var new_var; do
 	levels="$levels $v=$(col "$t/report.tsv" level name $v)"
 done
-check "report.tsv: a level column (exercised, module-cycled, built, '-' otherwise)" \
-	[ "$levels" = " ex_var=exercised cy_var=module-cycled bu_var=built arm_one=- rej_var=- new_var=-" ]
+check "report.tsv: a level column (reached, module-cycled, built, '-' otherwise)" \
+	[ "$levels" = " ex_var=reached cy_var=module-cycled bu_var=built arm_one=- rej_var=- new_var=-" ]
 check "report.tsv: the level column comes after verdict" \
 	[ "$(head -n 1 "$t/report.tsv" | cut -f 5-7)" = "verdict${TAB}level${TAB}stage" ]
 
@@ -107,8 +109,8 @@ check "report.tsv: the level column comes after verdict" \
 # Each bar: its data-count, the width of its rect and its count label.
 sed -n 's/.*data-stage="\([a-z-]*\)" data-count="\([0-9]*\)">.*<rect [^>]*width="\([0-9]*\)".*<text class="count"[^>]*>\([0-9]*\)<.*/\1 \2 \3 \4/p' \
 	"$t/report.html" >"$t/bars"
-check "report.html: 9 funnel bars, the three levels after accepted" \
-	[ "$(cut -d ' ' -f 1 "$t/bars" | tr '\n' ' ')" = "scanned candidates validated built booted accepted accepted-exercised accepted-module-cycled accepted-built " ]
+check "report.html: 11 funnel bars, the five levels after accepted" \
+	[ "$(cut -d ' ' -f 1 "$t/bars" | tr '\n' ' ')" = "scanned candidates validated built booted accepted accepted-reached accepted-device-bound accepted-module-cycled accepted-booted accepted-built " ]
 check "report.html: each bar is labelled with its count" \
 	awk '$2 != $4 { exit 1 }' "$t/bars"
 # Linear: width = 2 + 638 * count / 12 (the scanned count is the full
@@ -136,6 +138,8 @@ check "report.html: the kinds table counts each kind" \
 	grep -q '<tr data-kind="other-arch"><td><a href="#not-built-[0-9]*">other-arch</a></td><td>2</td></tr>' "$t/report.html"
 check "report.html: an accepted candidate's verdict shows its level" \
 	grep -q 'data-variable="cy_var">.*<td class="verdict">accepted<br><small class="level">module-cycled</small>' "$t/report.html"
+check "report.html: a reached conversion says in words what ran" \
+	grep -q 'data-variable="ex_var">.*<span class="said">its reader a_show() ran 12 times during CPU hotplug after init, with the section read-only</span>' "$t/report.html"
 
 # ---- a journal without the level column ---------------------------------------
 mkdir -p "$t/old"
@@ -231,6 +235,9 @@ check "report.tsv: patches linked by the line of the variable's own annotation" 
 	[ "$links" = "01-init/0001-init-Mark-id_q.patch 01-init/0002-init-Mark-ro_a.patch -" ]
 check "report.tsv: the modpost rejection's stage is validated" \
 	[ "$(col "$i/report.tsv" stage name id_rej)" = validated ]
+# These journal rows carry the level's old name, exercised: read as booted.
+check "report.tsv: a journal level 'exercised' (the old name) reads as booted" \
+	[ "$(col "$i/report.tsv" level name ro_a) $(col "$i/report.tsv" level name id_q)" = "booted booted" ]
 check "report.html: the by-annotation table counts __initdata's funnel" \
 	grep -q '<tr data-annotation="__initdata"><td><code>__initdata</code></td><td data-stage="candidates">2</td><td data-stage="validated">2</td><td data-stage="accepted">1</td><td data-stage="queued">1</td></tr>' "$i/report.html"
 check "report.html: each candidate's row shows its annotation" \

@@ -140,6 +140,13 @@ int main(int argc, char **argv)
 		printf("%s\n", ev_level_name(ev_level(argv[2], argv[3])));
 		return RC_OK;
 	}
+	if (argc == 4 && !strcmp(argv[1], "sentence")) {
+		char *s = ev_sentence(argv[2], argv[3]);
+
+		printf("%s\n", s ? s : "(none)");
+		free(s);
+		return RC_OK;
+	}
 	if (argc == 3 && !strcmp(argv[1], "writers"))
 		return cmd_writers(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "items"))

@@ -126,8 +126,14 @@ level() {
 		not_ok "level of $1 '$2' is $3" "got '$got'"
 }
 exv='built=kernel/a.o,vmlinux; booted=warn,default; exercised=boot,cpu-hotplug'
-level accepted "$exv" exercised
-level accepted 'built=kernel/a.o,vmlinux; booted=warn,default' exercised
+level accepted "$exv" booted
+level accepted 'built=kernel/a.o,vmlinux; booted=warn,default' booted
+level accepted "$exv; ran=pm_suspend_foo:12,bar:1; ran-in=suspend-s3; not-ran=baz" reached
+level accepted "$exv; not-ran=baz,qux" booted
+level accepted "$exv; ran=; not-ran=baz" booted
+level accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=boot,modules; cycled=foo; bound=foo@e1000' device-bound
+level accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=modules; cycled=foo; bound=foo@e1000; ran=foo_probe:1; ran-in=devices' reached
+level accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=modules; cycled=foo; bound=' module-cycled
 level accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=boot,modules; cycled=foo' module-cycled
 level accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=boot,modules; not-cycled=foo: init failed (No such device)' built
 level accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; exercised=boot' built
@@ -138,18 +144,38 @@ level rejected 'violation: written by foo_exit+0x1a/0x40 [foo]' -
 level rejected "$exv" -
 level not-built 'not-built: other-arch: arm64 (arch/arm64/kernel/a.c is under arch/arm64)' -
 
+# The maintainer's sentence of a journal evidence (ev_sentence()).
+# sentence VERDICT EVIDENCE WANT
+sentence() {
+	got=$("$bin" sentence "$1" "$2")
+	[ "$got" = "$3" ] && ok "sentence of '$2'" ||
+		not_ok "sentence of '$2'" "got '$got', want '$3'"
+}
+sentence accepted "$exv; ran=foo:1200,bar:4; ran-in=suspend-s3,cpu-hotplug; not-ran=baz" \
+	"its readers foo() and bar() ran 1,204 times during S3 suspend/resume and CPU hotplug after init, with the section read-only"
+sentence accepted "$exv; ran=foo:1; ran-in=pm-test" \
+	"its reader foo() ran 1 time during the PM core test after init, with the section read-only"
+sentence accepted "$exv; not-ran=baz,qux" \
+	"it was built into vmlinux and booted through the exercises, but the boot did not reach its code (baz() and qux() never ran after init)"
+sentence accepted "$exv" \
+	"it was built into vmlinux and booted through the exercises, but the boot did not reach its code"
+sentence accepted 'built=drivers/x/foo.o,drivers/x/foo.ko; booted=warn,default; cycled=foo' \
+	"its module foo loaded, its init returning 0, and unloaded, with the section read-only"
+sentence accepted 'built=kernel/a.o,vmlinux' "it was only compiled: no boot ran its code"
+sentence rejected 'violation: written by foo+0x1/0x2' "(none)"
+
 # A journal of the current columns: a level that does not follow from the
 # verdict and the evidence, or is not a level, is refused.
 { echo "$hdr"; printf 'T\tx\tkernel/a.c\t3\tb\taccepted\t%s\texercised\tc\tk\n' "$exv"; row y kernel/a.c rejected; } >"$t/lv.tsv"
-expect "a journal with the level column is read" 0 "$bin" levels "$t/lv.tsv"
-[ "$(cat "$t/out")" = "$(printf 'x exercised c k 2\ny - c k 3')" ] &&
+expect "a journal with the level column is read (its old level name exercised reads as booted)" 0 "$bin" levels "$t/lv.tsv"
+[ "$(cat "$t/out")" = "$(printf 'x booted c k 2\ny - c k 3')" ] &&
 	ok "... its levels and hashes by column" || not_ok "... its levels and hashes by column" "$(cat "$t/out")"
 { echo "$hdr"; printf 'T\tx\tkernel/a.c\t3\tb\taccepted\t%s\tbuilt\tc\tk\n' "$exv"; } >"$t/lw.tsv"
 expect "a level the evidence does not give is an error" 65 "$bin" levels "$t/lw.tsv"
-expect_out "... naming FILE:LINE and both levels" "lw.tsv:2: column 'level': 'built', but a accepted row with this evidence is 'exercised'"
-{ echo "$hdr"; printf 'T\tx\tkernel/a.c\t3\tb\taccepted\tev\tbooted\tc\tk\n'; } >"$t/lu.tsv"
+expect_out "... naming FILE:LINE and both levels" "lw.tsv:2: column 'level': 'built', but a accepted row with this evidence is 'booted'"
+{ echo "$hdr"; printf 'T\tx\tkernel/a.c\t3\tb\taccepted\tev\texercising\tc\tk\n'; } >"$t/lu.tsv"
 expect "an unknown level is an error" 65 "$bin" levels "$t/lu.tsv"
-expect_out "... naming the value" "unknown value 'booted'"
+expect_out "... naming the value" "unknown value 'exercising'"
 
 # An old journal (9 columns, no level) is read, the level derived.
 {
@@ -161,7 +187,7 @@ expect_out "... naming the value" "unknown value 'booted'"
 } >"$t/old.tsv"
 cp "$t/old.tsv" "$t/old.orig"
 expect "an old journal (no level column) is read" 0 "$bin" levels "$t/old.tsv"
-[ "$(cat "$t/out")" = "$(printf 'x exercised c k 2\ny - c k 3\nz module-cycled c k 4\nw built c k 5')" ] &&
+[ "$(cat "$t/out")" = "$(printf 'x booted c k 2\ny - c k 3\nz module-cycled c k 4\nw built c k 5')" ] &&
 	ok "... the level derived, the hashes from their columns" ||
 	not_ok "... the level derived, the hashes from their columns" "$(cat "$t/out")"
 cmp -s "$t/old.tsv" "$t/old.orig" && ok "... and reading leaves it as it was" ||
@@ -179,7 +205,7 @@ head -n 5 "$t/old.tsv" | strip /dev/stdin >"$t/old.stripped"
 { echo "$ohdr"; tail -n +2 "$t/old.orig"; } | cmp -s - "$t/old.stripped" &&
 	ok "... every row byte for byte apart from the new column" ||
 	not_ok "... every row byte for byte apart from the new column" "$(diff "$t/old.orig" "$t/old.stripped" | head -n 4)"
-[ "$(cut -f 8 "$t/old.tsv" | tr '\n' ' ')" = "level exercised - module-cycled built built " ] &&
+[ "$(cut -f 8 "$t/old.tsv" | tr '\n' ' ')" = "level booted - module-cycled built built " ] &&
 	ok "... each level from its verdict and evidence, the appended row's too" ||
 	not_ok "... each level from its verdict and evidence, the appended row's too" "$(cut -f 8 "$t/old.tsv" | tr '\n' ' ')"
 [ -z "$(ls "$t" | grep "^old.tsv.tmp")" ] && ok "... no FILE.tmp left behind" || not_ok "... no FILE.tmp left behind" "left"
