@@ -403,7 +403,9 @@ static struct var var_of(const struct jrow *r, const struct plan_opts *o)
 		check_quotable(o->journal, r->lineno, "config_hash",
 			       v.config_hash);
 	}
-	if (v.level == EV_LEVEL_MODULE_CYCLED)
+	/* a device-bound module was cycled too: it names the module */
+	if (v.level == EV_LEVEL_MODULE_CYCLED ||
+	    v.level == EV_LEVEL_DEVICE_BOUND)
 		v.module = cycled_module(o->journal, r->lineno, v.evidence);
 	return v;
 }

@@ -17,6 +17,7 @@
  * trailer; no input text can add a line of its own (sb_wrap() joins
  * words with spaces, the inputs have no control characters).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -612,7 +613,8 @@ static const char *first_module(struct var **v, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (v[i]->level == EV_LEVEL_MODULE_CYCLED && v[i]->module)
+		if ((v[i]->level == EV_LEVEL_MODULE_CYCLED ||
+		     v[i]->level == EV_LEVEL_DEVICE_BOUND) && v[i]->module)
 			return v[i]->module;
 	return "?";
 }
@@ -622,15 +624,46 @@ static void tested_init(struct sb *t, struct var **v, size_t n, int k)
 {
 	const char *it = nnames(v, n) > 1 ? "them" : "it";
 
-	if (k == EV_LEVEL_EXERCISED)
+	if (k == EV_LEVEL_REACHED || k == EV_LEVEL_BOOTED)
 		sb_addf(t, "built into an x86_64 vmlinux, where modpost reported no section mismatch for %s, and booted under QEMU twice, with ro_after_init=warn and with the protection on, each time through suspend/resume, CPU hotplug, module and sysfs/sysctl exercises, which run after the init sections are freed.",
 			it);
-	else if (k == EV_LEVEL_MODULE_CYCLED)
+	else if (k == EV_LEVEL_MODULE_CYCLED || k == EV_LEVEL_DEVICE_BOUND)
 		sb_addf(t, "built as the module %s (x86_64), where modpost reported no section mismatch for %s, which was loaded under QEMU, its init returning 0, and unloaded, in two boots.",
 			first_module(v, n), it);
 	else
 		sb_addf(t, "only compiled (x86_64): the symbol is in %s and modpost reported no section mismatch for %s, but no boot ran the code that uses %s, so the change is not tested at run time.",
 			vkind_section[v[0]->kind], it, it);
+}
+
+/*
+ * What ran after init, for the variables of level K in V[0..N-1]: the
+ * sentence of lib/evidence (ev_sentence()) for each, prefixed by its
+ * name when the patch has several.  A module's bound= item is the same
+ * for all its variables, so device-bound says it once.
+ */
+static void ran_sentences(struct sb *t, struct var **v, size_t n, int k)
+{
+	size_t i, d = 0;
+	int named = nnames(v, n) > 1;
+
+	for (i = 0; i < n; i++) {
+		char *w;
+
+		if (seen(v, i) || (int)v[i]->level != k)
+			continue;
+		if (k == EV_LEVEL_DEVICE_BOUND && d)
+			break;
+		w = ev_sentence(v[i]->verdict, v[i]->evidence);
+		if (!w)
+			continue;
+		if (named && k != EV_LEVEL_DEVICE_BOUND)
+			sb_addf(t, " For %s, %s.", v[i]->name, w);
+		else
+			sb_addf(t, " %c%s.", toupper((unsigned char)w[0]),
+				w + 1);
+		free(w);
+		d++;
+	}
 }
 
 /*
@@ -651,7 +684,7 @@ static void msg_validation_paragraph(struct sb *s, struct var **v, size_t n)
 	for (k = 0; k < EV_LEVEL_NR; k++)
 		nlevels += !!(levels & (1u << k));
 	sb_init(&t);
-	for (k = EV_LEVEL_EXERCISED; k < EV_LEVEL_NR; k++) {
+	for (k = EV_LEVEL_FIRST; k < EV_LEVEL_NR; k++) {
 		if (!(levels & (1u << k)))
 			continue;
 		t.len = 0;
@@ -664,9 +697,17 @@ static void msg_validation_paragraph(struct sb *s, struct var **v, size_t n)
 		sb_addf(&t, "ested (level: %s): ", ev_level_name(k));
 		if (v[0]->kind != VK_RO)
 			tested_init(&t, v, n, k);
-		else if (k == EV_LEVEL_EXERCISED)
+		else if (k == EV_LEVEL_REACHED) {
 			sb_addf(&t, "built into an x86_64 vmlinux and booted under QEMU with ro_after_init=warn, which reported no write, and with the protection on, each time through suspend/resume, CPU hotplug, module and sysfs/sysctl exercises.");
-		else if (k == EV_LEVEL_MODULE_CYCLED)
+			ran_sentences(&t, v, n, k);
+		} else if (k == EV_LEVEL_BOOTED)
+			sb_addf(&t, "built into an x86_64 vmlinux and booted under QEMU with ro_after_init=warn, which reported no write, and with the protection on, each time through suspend/resume, CPU hotplug, module and sysfs/sysctl exercises. The boot did not reach %s code.",
+				nnames(v, n) > 1 ? "their" : "its");
+		else if (k == EV_LEVEL_DEVICE_BOUND) {
+			sb_addf(&t, "built as the module %s (x86_64), which was loaded under QEMU with the emulated device it drives, with ro_after_init=warn, which reported no write, and with the protection on.",
+				first_module(v, n));
+			ran_sentences(&t, v, n, k);
+		} else if (k == EV_LEVEL_MODULE_CYCLED)
 			sb_addf(&t, "built as the module %s (x86_64), which was loaded under QEMU, its init returning 0, and unloaded, with ro_after_init=warn, which reported no write, and with the protection on.",
 				first_module(v, n));
 		else
@@ -831,7 +872,9 @@ void cover_blurb(struct sb *s, const struct plan_opts *o,
 		 size_t wloc, unsigned int levels)
 {
 	static const char *const meaning[EV_LEVEL_NR] = {
-		[EV_LEVEL_EXERCISED] = "exercised = built into vmlinux, booted with ro_after_init=warn reporting no write and again with the protection on, each time through the exercise suite (suspend/resume, CPU hotplug, modules, sysfs/sysctl writes);",
+		[EV_LEVEL_REACHED] = "reached = built into vmlinux and booted with ro_after_init=warn reporting no write and again with the protection on, through the exercise suite, and a function that uses the variable ran after init (counted by ftrace's function profiler);",
+		[EV_LEVEL_DEVICE_BOUND] = "device-bound = built as a module that bound the emulated device it drives, which passed unbind/bind, suspend/resume and unload with the protection on;",
+		[EV_LEVEL_BOOTED] = "booted = built into vmlinux, booted with ro_after_init=warn reporting no write and again with the protection on, each time through the exercise suite (suspend/resume, CPU hotplug, modules, sysfs/sysctl writes), but none of its functions was seen to run after init;",
 		[EV_LEVEL_MODULE_CYCLED] = "module-cycled = built as a module that was loaded (its init returned 0) and unloaded in the same two boots;",
 		[EV_LEVEL_BUILT] = "built = only compiled: the symbol is in .data..ro_after_init, but no boot ran its code;",
 	};
@@ -867,7 +910,7 @@ void cover_blurb(struct sb *s, const struct plan_opts *o,
 	sb_addc(s, '\n');
 	sb_init(&l);
 	sb_add(&l, "Validation levels:");
-	for (k = EV_LEVEL_EXERCISED; k < EV_LEVEL_NR; k++)
+	for (k = EV_LEVEL_FIRST; k < EV_LEVEL_NR; k++)
 		if (levels & (1u << k))
 			sb_addf(&l, " %s", meaning[k]);
 	l.buf[l.len - 1] = '.';

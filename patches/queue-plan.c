@@ -471,10 +471,11 @@ static void readme(struct sb *s, const struct plan_opts *o,
 	sb_addf(s, "\nJournal:    %s (%zu rows, %zu variables)\n", o->journal,
 		in->nrows, in->nvars);
 	sb_addf(s, "Candidates: %s\n", o->candidates);
-	sb_addf(s, "Queued:     %zu, below (exercised %zu, module-cycled %zu, built %zu)\n",
-		in->nacc, in->nlevel[EV_LEVEL_EXERCISED],
+	sb_addf(s, "Queued:     %zu, below (reached %zu, device-bound %zu, module-cycled %zu,\n            booted %zu, built %zu)\n",
+		in->nacc, in->nlevel[EV_LEVEL_REACHED],
+		in->nlevel[EV_LEVEL_DEVICE_BOUND],
 		in->nlevel[EV_LEVEL_MODULE_CYCLED],
-		in->nlevel[EV_LEVEL_BUILT]);
+		in->nlevel[EV_LEVEL_BOOTED], in->nlevel[EV_LEVEL_BUILT]);
 	sb_addf(s, "Not queued: %zu, listed at the end\n", in->nother);
 	if (o->allow_built)
 		sb_addf(s, "Only built: %zu queued (--allow-built); their messages say they were\n            only compiled, not booted through their code\n\n",

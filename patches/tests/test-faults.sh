@@ -140,7 +140,7 @@ lists=$(cat "$T/lv.q/.plan"/01-*/*.list 2>/dev/null | grep -v '^file' | cut -f 1
 [ "$rc" -eq 0 ] && [ "$lists" = "kernel/a.c kernel/b.c " ] &&
 	ok "levels: only the exercised and the module-cycled variables are queued by default" ||
 	not_ok "levels: only the exercised and the module-cycled variables are queued by default" "exit $rc, queued: $lists"
-grep -q '^Queued:     2, below (exercised 1, module-cycled 1, built 0)$' "$T/lv.q/README" &&
+grep -q '^Queued:     2, below (reached 0, device-bound 0, module-cycled 1,$' "$T/lv.q/README" && grep -q '^            booted 1, built 0)$' "$T/lv.q/README" &&
 	grep -q '^Only built: 2 accepted but left out: only compiled, not booted$' "$T/lv.q/README" &&
 	grep -q '^  kernel/c.c:1 x: accepted, only built: .*not-cycled=bar: init failed (No such device)$' "$T/lv.q/README" &&
 	grep -q '^  kernel/d.c:1 x: accepted, only built: built=kernel/d.o,vmlinux$' "$T/lv.q/README" &&
@@ -158,9 +158,9 @@ msg() {
 }
 m=$(msg lv kernel/a.c)
 case $m in
-*"Tested (level: exercised): built into an x86_64 vmlinux and booted under QEMU with ro_after_init=warn, which reported no write, and with the protection on, each time through"*"Signed-off-by: "*" --- "*"Validation (level: exercised): "*"- exercises passed: boot, cpu-hotplug"*)
-	ok "levels: an exercised message names its level, the exercises are listed below the --- line" ;;
-*)	not_ok "levels: an exercised message names its level, the exercises are listed below the --- line" "$m" ;;
+*"Tested (level: booted): built into an x86_64 vmlinux and booted under QEMU with ro_after_init=warn, which reported no write, and with the protection on, each time through"*"Signed-off-by: "*" --- "*"Validation (level: booted): "*"- exercises passed: boot, cpu-hotplug"*)
+	ok "levels: an old exercised row is booted, and its message says so, the exercises are listed below the --- line" ;;
+*)	not_ok "levels: an old exercised row is booted, and its message says so, the exercises are listed below the --- line" "$m" ;;
 esac
 m=$(msg lv kernel/b.c)
 case $m in
@@ -176,6 +176,33 @@ grep -q '^ *2  x  *kernel/b.c:1  *module-cycled$' "$T/lv.q/.plan"/01-*/cover.blu
 	! grep -q 'built = only compiled' "$T/lv.q/.plan"/01-*/cover.blurb &&
 	ok "levels: the cover letter's table has each level, its legend only the levels present" ||
 	not_ok "levels: the cover letter's table has each level, its legend only the levels present" "$(cat "$T/lv.q/.plan"/01-*/cover.blurb | tr '\n' '|')"
+
+# reached (ran= after init) and device-bound (bound=): the message says
+# what ran, in the words of lib/evidence's ev_sentence().
+ev_re='built=kernel/a.o,vmlinux; booted=warn,default; exercised=pm-test; ran=valid_state:14,suspend_devices_and_enter:4; ran-in=pm-test; not-ran=suspend_set_ops'
+ev_db='built=kernel/b.o,kernel/b.ko; booted=warn,default; exercised=boot,devices; cycled=foo; bound=foo@edu; devices=edu:probe=0,rebind=ok,suspend=ok,unload=ok'
+{
+	echo "$lhead"
+	lrow kernel/a.c "$ev_re" reached
+	lrow kernel/b.c "$ev_db" device-bound
+} >"$T/rd.j"
+cp "$T/lv.c" "$T/rd.c"
+plan rd
+m=$(msg rd kernel/a.c)
+case $m in
+*"Tested (level: reached): built into an x86_64 vmlinux"*"Its readers valid_state() and suspend_devices_and_enter() ran 18 times during"*"after init, with the section read-only."*"Signed-off-by: "*)
+	ok "levels: a reached message names the readers that ran after init, and how often" ;;
+*)	not_ok "levels: a reached message names the readers that ran after init, and how often" "rc=$rc: $m" ;;
+esac
+m=$(msg rd kernel/b.c)
+case $m in
+*"Tested (level: device-bound): built as the module foo (x86_64), which was loaded under QEMU with the emulated device it drives"*"Its driver bound foo@edu"*"Signed-off-by: "*)
+	ok "levels: a device-bound message names the module and the device it bound" ;;
+*)	not_ok "levels: a device-bound message names the module and the device it bound" "rc=$rc: $m" ;;
+esac
+grep -q '^Queued:     2, below (reached 1, device-bound 1, module-cycled 0,$' "$T/rd.q/README" &&
+	ok "levels: README counts reached and device-bound" ||
+	not_ok "levels: README counts reached and device-bound" "$(grep -A1 '^Queued' "$T/rd.q/README" | tr '\n' '|')"
 
 # --allow-built: all four, the only-built ones saying so plainly.
 cp "$T/lv.j" "$T/lvb.j"
@@ -224,21 +251,21 @@ expect_refused lvm 65 "lvm.j:2: column 'evidence': cycled=foo Signed-off-by: x i
 
 # ---- the shape of a patch (issue 17): short message, evidence below ---
 m=$(cat "$T/good.q/.plan"/01-*/0001.msg)
-n=$(grep -c . "$T/good.q/.plan"/01-*/0001.msg)
+msg_lines=$(grep -c . "$T/good.q/.plan"/01-*/0001.msg)
 case $m in
 *"kernel/a.c:5"* | *"confidence"* | *"config_hash"*)
 	not_ok "a commit message names the writers, not their file:line, the finder's verdict or the batch" "$m" ;;
-*"Found with ro-campaign"*"Tested (level: exercised)"*)
-	if [ "$n" -le 16 ]; then
-		ok "a commit message names the writers, not their file:line, the finder's verdict or the batch ($n lines)"
+*"Found with ro-campaign"*"Tested (level: booted)"*)
+	if [ "$msg_lines" -le 16 ]; then
+		ok "a commit message names the writers, not their file:line, the finder's verdict or the batch ($msg_lines lines)"
 	else
-		not_ok "a commit message names the writers, not their file:line, the finder's verdict or the batch" "$n lines"
+		not_ok "a commit message names the writers, not their file:line, the finder's verdict or the batch" "$msg_lines lines"
 	fi ;;
 *)	not_ok "a commit message says how it was found and tested" "$m" ;;
 esac
 notes=$(cat "$T/good.q/.plan"/01-*/0001.notes | tr '\n' ' ' | tr -s ' ')
 case $notes in
-'Writers of x (kernel/a.c:1), all init-only (finder: "1 init-only writes, 0 escapes in init-only code", confidence high): - kernel/a.c:5 in set_x(): assignment; set_x() is __init (kernel/a.c:3) Validation (level: exercised): ro-campaign'"'"'s fast profile, x86_64, config_hash 0123456789ab, batch 1; '*) true ;;
+'Writers of x (kernel/a.c:1), all init-only (finder: "1 init-only writes, 0 escapes in init-only code", confidence high): - kernel/a.c:5 in set_x(): assignment; set_x() is __init (kernel/a.c:3) Validation (level: booted): ro-campaign'"'"'s fast profile, x86_64, config_hash 0123456789ab, batch 1; '*) true ;;
 *) false ;;
 esac &&
 	ok "below the --- line: every writer with file:line, the finder's verdict, the validation" ||
@@ -555,7 +582,7 @@ m=$(msg init kernel/a.c | tr -s ' ')
 m2=$( { cat "$d/0002.msg"; echo ' --- '; cat "$d/0002.notes"; } 2>/dev/null | tr '\n' ' ' | tr -s ' ')
 why="$m2"
 case $m2 in
-"a: Mark y as __initdata y is read and written only by __init code, and never after boot. Mark it __initdata, so that it is freed with the init sections once boot is done"*"It is written only by set_x(), which is __init."*"modpost, which reports any reference from other sections to init data as a section mismatch, reported none for it."*"static variables that only __init code reads and writes"*"Tested (level: exercised): built into an x86_64 vmlinux, where modpost reported no section mismatch for it,"*"Signed-off-by: "*" --- "*"- finder: read and written only by __init code (1 writes): __initdata"*"- section check: the symbol is in .init.data of kernel/a.o and of vmlinux"*"- modpost: no section mismatch names it"*)
+"a: Mark y as __initdata y is read and written only by __init code, and never after boot. Mark it __initdata, so that it is freed with the init sections once boot is done"*"It is written only by set_x(), which is __init."*"modpost, which reports any reference from other sections to init data as a section mismatch, reported none for it."*"static variables that only __init code reads and writes"*"Tested (level: booted): built into an x86_64 vmlinux, where modpost reported no section mismatch for it,"*"Signed-off-by: "*" --- "*"- finder: read and written only by __init code (1 writes): __initdata"*"- section check: the symbol is in .init.data of kernel/a.o and of vmlinux"*"- modpost: no section mismatch names it"*)
 	ok "initdata: the commit message says why: __init only, freed with the init sections, no modpost mismatch" ;;
 *)	not_ok "initdata: the commit message says why: __init only, freed with the init sections, no modpost mismatch" "$m2" ;;
 esac
