@@ -113,8 +113,11 @@ rej=$(count rejected)
 nb=$(count not-built)
 decided=$((acc + rej + nb))
 [ "$decided" -gt 0 ] || die 70 "validate decided nothing"
+# Without BATCH the size of each batch comes from the costs (the progress
+# line says it): the first batch's.
 [ -n "$batch" ] ||
-	batch=$(sed -n 's/^#define DEFAULT_BATCH[[:space:]]*\([0-9]*\).*/\1/p' "$top/lib/defaults.h")
+	batch=$(sed -n 's/^validate: batch [0-9]*\/[0-9]* (size \([0-9]*\)[ ,].*/\1/p' \
+		"$out/validate.err" | head -n 1)
 emit batch_size "$batch" conv
 emit decided "$decided" conv
 emit accepted "$acc" conv

@@ -4,7 +4,7 @@
 
 PROGRAMS += validate/validate
 VAL_SRCS := $(addprefix validate/,main.c util.c cand.c record.c git.c tree.c jobs.c \
-	build.c section.c boot.c bootparse.c strategy.c baseline.c plan.c run.c \
+	build.c section.c boot.c bootparse.c strategy.c suspects.c baseline.c plan.c run.c \
 	elfcheck.c modules.c)
 VAL_HDRS := $(wildcard validate/*.h)
 
