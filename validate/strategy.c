@@ -58,6 +58,7 @@ struct step_ctx {
 	int steps;		/* builds and boots, or steps.tsv's results */
 	char **keys;		/* the steps so far: a retest is a step of its own */
 	int nkeys;
+	char *why;		/* why the last step failed */
 };
 
 static const struct cands *key_c;
@@ -103,8 +104,8 @@ static char *step_key(struct ctx *x, enum mode m, const int *set, int n)
 	return k;
 }
 
-/* steps.tsv's result for KEY: 1 pass, 0 fail, -1 none. */
-static int step_lookup(struct ctx *x, const char *key)
+/* steps.tsv's result for KEY: 1 pass, 0 fail (the reason to *why), -1 none. */
+static int step_lookup(struct ctx *x, const char *key, char **why)
 {
 	char *p = spath(x, "steps.tsv"), *buf = read_file(p, NULL), *line;
 	char *next = buf, *f[8];
@@ -120,6 +121,8 @@ static int step_lookup(struct ctx *x, const char *key)
 		    strcmp(f[2], x->core_hash))
 			continue;
 		r = !strcmp(f[5], "pass");
+		free(*why);
+		*why = r ? NULL : xstrdup(f[7]);
 	}
 	free(buf);
 	return r;
@@ -161,22 +164,25 @@ static int step_test(void *ctx, const int *set, int n)
 	sc->keys = xrealloc(sc->keys, (sc->nkeys + 1) * sizeof(char *));
 	sc->keys[sc->nkeys++] = h;
 	key = xasprintf("%s.%d", h, rep);
-	r = step_lookup(x, key);
-
+	free(sc->why);
+	sc->why = NULL;
+	r = step_lookup(x, key, &sc->why);
 	sc->steps++;
 	if (r >= 0) {
 		free(key);
 		return r;
 	}
 	if (!prepare(x, set, n)) {
-		step_append(x, key, sc->kind, sc->m, n, 0, "does not build");
+		sc->why = xstrdup("does not build");
+		step_append(x, key, sc->kind, sc->m, n, 0, sc->why);
 		free(key);
 		return 0;
 	}
 	boot_kernel(x, sc->m, set, n, &o, 0);
 	r = o.ok && !o.nhit;
-	step_append(x, key, sc->kind, sc->m, n, r,
-		    o.nhit ? o.why[0] : o.reason);
+	if (!r)
+		sc->why = xstrdup(o.nhit ? o.why[0] : o.reason ? o.reason : "failed");
+	step_append(x, key, sc->kind, sc->m, n, r, sc->why);
 	boot_free(&o);
 	free(key);
 	return r;
@@ -212,6 +218,21 @@ static void confirm(struct ctx *x, struct gt *g, struct step_ctx *sc, int c)
 }
 
 /*
+ * Do two boots fail the same way?  Their reasons begin alike, up to the
+ * first colon: the first failing exercise and its status ("modules
+ * fail"), or the boot's verdict ("boot hang").
+ */
+static int same_failure(const char *a, const char *b)
+{
+	size_t l;
+
+	if (!a || !b)
+		return 0;
+	l = strcspn(a, ":");
+	return l == strcspn(b, ":") && !strncmp(a, b, l);
+}
+
+/*
  * set[] failed its boot O in a way that names no writer: find one
  * culprit.  The suspects (the candidates O's console names) are tested
  * alone first; if they fail, the search goes on among them, else among
@@ -239,10 +260,17 @@ static int search(struct ctx *x, struct gt *g, struct step_ctx *sc,
 			x->batch, mode_name[sc->m], s.sig, s.n, s.label, nu);
 		if (!step_test(sc, s.v, s.n)) {
 			gt_note(g, s.v, s.n, 1);
-			r = s.v;
-			nr = s.n;
 			free(how);
-			how = xasprintf("suspects=%s:%d; ", s.label, s.n);
+			if (same_failure(sc->why, o->reason)) {
+				r = s.v;
+				nr = s.n;
+				how = xasprintf("suspects=%s:%d; ", s.label,
+						s.n);
+			} else {
+				/* another failure: the whole set, as before */
+				how = xasprintf("suspects=%s:%d failed otherwise (%.80s); ",
+						s.label, s.n, sc->why);
+			}
 		} else {
 			gt_note(g, s.v, s.n, 0);
 			free(how);
@@ -285,7 +313,7 @@ static int build_bound(int n)
 static void boot_phase(struct ctx *x, enum mode m, int *set, int *n,
 		       struct boot_out *pass)
 {
-	struct step_ctx sc = { x, m, "bisect", 0, NULL, 0 };
+	struct step_ctx sc = { x, m, "bisect", 0, NULL, 0, NULL };
 	struct found *pend = xmalloc((*n + 1) * sizeof(*pend)), f;
 	int npend = 0, rounds = 0, builds0 = x->builds, bound = build_bound(*n);
 	int i, k, back, c, searched = 0;
@@ -403,6 +431,7 @@ static void boot_phase(struct ctx *x, enum mode m, int *set, int *n,
 	for (i = 0; i < sc.nkeys; i++)
 		free(sc.keys[i]);
 	free(sc.keys);
+	free(sc.why);
 }
 
 void count_verdicts(struct ctx *x)

@@ -16,6 +16,9 @@
  * A candidate is a suspect when it is that symbol, when it is built into
  * that module (its section evidence, "built=OBJ,PATH.ko"), or when its
  * object defines that function (the object's symbol table).
+ * What faulted narrows them: a fault on a not-present page (freed init
+ * memory) leaves the __initdata and __initconst conversions, a write
+ * denied on a present page the __ro_after_init ones, if any is named.
  *
  * The console is the guest's text, read leniently: what does not parse
  * is skipped.
@@ -119,6 +122,8 @@ static const char *text_of(const char *line)
 struct console_names {
 	struct names mods, funcs, syms;
 	char *rip;	/* the first oops's RIP function, for the signature */
+	int absent;	/* a page fault on a not-present page */
+	int denied;	/* a page fault on a present page (a write) */
 };
 
 static void read_console(struct ctx *x, const char *dir,
@@ -147,6 +152,10 @@ static void read_console(struct ctx *x, const char *dir,
 				add_name(&c->syms, sym, strlen(sym), 0);
 			continue;
 		}
+		if (strstr(t, "#PF: error_code(") && strstr(t, "not-present page"))
+			c->absent = 1;
+		else if (strstr(t, "#PF: error_code(") && strstr(t, "permissions violation"))
+			c->denied = 1;
 		q = strstr(t, "RIP: 0010:");
 		if (q) {
 			q += strlen("RIP: 0010:");
@@ -277,34 +286,49 @@ void find_suspects(struct ctx *x, const struct boot_out *o, const int *set,
 		   int n, const char *clean, struct suspects *s)
 {
 	struct console_names c;
-	int *rank = xmalloc((n + 1) * sizeof(int)), i, r, best = NRANK;
+	int *rank = xmalloc((n + 1) * sizeof(int)), i, k, r, best = NRANK;
+	char **by = xcalloc(n + 1, sizeof(char *));
 	const char *why = o->reason ? o->reason : "?";
-	char *by, *best_s = NULL;
 
 	memset(s, 0, sizeof(*s));
 	memset(&c, 0, sizeof(c));
 	if (o->dir)
 		read_console(x, o->dir, &c);
 	s->v = xmalloc((n + 1) * sizeof(int));
-	for (i = 0; i < n; i++) {
-		by = NULL;
+	for (i = 0; i < n; i++)
 		rank[i] = clean && clean[set[i]] ? NRANK :
-			  rank_of(x, set[i], &c, o->reason, &by);
-		if (rank[i] < best) {
-			best = rank[i];
-			free(best_s);
-			best_s = by;
-			by = NULL;
-		}
-		free(by);
-	}
+			  rank_of(x, set[i], &c, o->reason, &by[i]);
+	/*
+	 * What faulted says which kind of conversion can be the culprit:
+	 * a not-present page is freed init memory (an __initdata or
+	 * __initconst conversion), a present page denied a write is
+	 * read-only data (__ro_after_init).  The others named are no
+	 * suspects then, if any of the right kind is.
+	 */
+	for (i = k = 0; (c.absent || c.denied) && i < n; i++)
+		k += rank[i] < NRANK &&
+		     (x->c->v[set[i]].annot == AN_RO) == c.denied;
+	for (i = 0; k && i < n; i++)
+		if ((x->c->v[set[i]].annot == AN_RO) != c.denied)
+			rank[i] = NRANK;
 	for (r = 0; r < NRANK; r++)
 		for (i = 0; i < n; i++)
 			if (rank[i] == r)
 				s->v[s->n++] = set[i];
-	s->label = best_s ? best_s : xstrdup("?");
-	s->sig = xasprintf("%.*s%s%s", (int)strcspn(why, " :"), why,
+	for (i = 0; i < n; i++)
+		if (rank[i] < best) {
+			best = rank[i];
+			free(s->label);
+			s->label = by[i];
+			by[i] = NULL;
+		}
+	if (!s->label)
+		s->label = xstrdup("?");
+	s->sig = xasprintf("%.*s%s%s", (int)strcspn(why, ":"), why,
 			   c.rip ? "/" : "", c.rip ? c.rip : "");
+	for (i = 0; i < n; i++)
+		free(by[i]);
+	free(by);
 	free(c.rip);
 	names_free(&c.mods);
 	names_free(&c.funcs);
