@@ -129,6 +129,8 @@ emit build_s "$(stat build_s)" s
 emit boots "$(stat boots)" count
 emit boot_s "$(stat boot_s)" s
 emit bisect_s "$(stat bisect_s)" s
+emit batches "$(stat batches)" count
+emit failed_batches "$(stat failed_batches)" count
 rate=$(echo "$decided $wall" | awk '{ printf "%.1f", $1 * 3600 / $2 }')
 built_rate=$(echo "$acc $rej $wall" | awk '{ printf "%.1f", ($1 + $2) * 3600 / $3 }')
 emit decided_per_hour "$rate" conv/h

@@ -317,9 +317,10 @@ static void write_stats(struct ctx *x, int decided)
 	FILE *f = fopen(p, "w");
 
 	if (f) {
-		fprintf(f, "decided\t%d\nwall_s\t%.1f\nbuilds\t%d\nbuild_s\t%.1f\nboots\t%d\nboot_s\t%.1f\nbisect_s\t%.1f\n",
+		fprintf(f, "decided\t%d\nwall_s\t%.1f\nbuilds\t%d\nbuild_s\t%.1f\nboots\t%d\nboot_s\t%.1f\nbisect_s\t%.1f\nbatches\t%d\nfailed_batches\t%d\n",
 			decided, now() - x->t_start, x->builds, x->t_build,
-			x->boots, x->t_boot, x->t_bisect);
+			x->boots, x->t_boot, x->t_bisect, x->done_batches,
+			x->failed_batches);
 		fclose(f);
 	}
 	free(p);
