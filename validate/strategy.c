@@ -76,7 +76,7 @@ static int cmp_key(const void *a, const void *b)
 	return strcmp(p->name, q->name);
 }
 
-/* The step's key: its members by (file, line, name), the mode, the boots. */
+/* The step's key: its members (file, line, name, annotation), the mode, the boots. */
 static char *step_key(struct ctx *x, enum mode m, const int *set, int n)
 {
 	int *s = xmalloc((n + 1) * sizeof(int)), i;
@@ -92,6 +92,8 @@ static char *step_key(struct ctx *x, enum mode m, const int *set, int n)
 		h = fnv1a(h, cd->file, strlen(cd->file) + 1);
 		h = fnv1a(h, &cd->line, sizeof(cd->line));
 		h = fnv1a(h, cd->name, strlen(cd->name) + 1);
+		h = fnv1a(h, annot_name[cd->annot],
+			  strlen(annot_name[cd->annot]) + 1);
 	}
 	h = fnv1a(h, mode_name[m], strlen(mode_name[m]) + 1);
 	if (x->exercises)
