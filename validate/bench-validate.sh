@@ -113,8 +113,11 @@ rej=$(count rejected)
 nb=$(count not-built)
 decided=$((acc + rej + nb))
 [ "$decided" -gt 0 ] || die 70 "validate decided nothing"
+# Without BATCH the size of each batch comes from the costs (the progress
+# line says it): the first batch's.
 [ -n "$batch" ] ||
-	batch=$(sed -n 's/^#define DEFAULT_BATCH[[:space:]]*\([0-9]*\).*/\1/p' "$top/lib/defaults.h")
+	batch=$(sed -n 's/^validate: batch [0-9]*\/[0-9]* (size \([0-9]*\)[ ,].*/\1/p' \
+		"$out/validate.err" | head -n 1)
 emit batch_size "$batch" conv
 emit decided "$decided" conv
 emit accepted "$acc" conv
@@ -126,6 +129,8 @@ emit build_s "$(stat build_s)" s
 emit boots "$(stat boots)" count
 emit boot_s "$(stat boot_s)" s
 emit bisect_s "$(stat bisect_s)" s
+emit batches "$(stat batches)" count
+emit failed_batches "$(stat failed_batches)" count
 rate=$(echo "$decided $wall" | awk '{ printf "%.1f", $1 * 3600 / $2 }')
 built_rate=$(echo "$acc $rej $wall" | awk '{ printf "%.1f", ($1 + $2) * 3600 / $3 }')
 emit decided_per_hour "$rate" conv/h

@@ -260,3 +260,28 @@ int elf_symbolize(const char *vmlinux, unsigned long long addr,
 	elf_close(&e);
 	return i ? 0 : -1;
 }
+
+/*
+ * Does the object or module at PATH define the function NAME (gcc's
+ * "NAME.cold" or "NAME.isra.0" included)?  1 yes, 0 no, -1 not readable.
+ */
+int elf_defines_func(const char *path, const char *name)
+{
+	size_t i, l = strlen(name);
+	struct elf e;
+	int r = 0;
+
+	if (elf_open(&e, path))
+		return -1;
+	for (i = 1; i < e.nsym && !r; i++) {
+		const Elf64_Sym *s = &e.sym[i];
+		const char *n = sym_name(&e, s);
+
+		if (ELF64_ST_TYPE(s->st_info) != STT_FUNC ||
+		    s->st_shndx == SHN_UNDEF || strncmp(n, name, l))
+			continue;
+		r = !n[l] || n[l] == '.';
+	}
+	elf_close(&e);
+	return r;
+}

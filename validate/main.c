@@ -51,8 +51,11 @@ static const char usage_text[] =
 "                     ro_after_init, initdata (default both)\n"
 "  --cover-plan FILE  validate/cover-plan's plan.tsv: the reason (other-arch,\n"
 "                     unmet dependency) of each not-built verdict\n"
-"  --batch N          conversions per batch, 1 to 100000 (default "
-STR(DEFAULT_BATCH) ")\n"
+"  --batch N          conversions per batch, 1 to 100000 (default: each\n"
+"                     batch's size from the measured build and boot times\n"
+"                     and the culprits so far, " STR(DEFAULT_BATCH)
+" until measured; jobs\n"
+"                     of --emit-jobs: " STR(DEFAULT_BATCH) ")\n"
 "  --journal FILE     verdict journal (default WORK/validate/PROFILE/journal.tsv)\n"
 "  --base REF         the tree's base commit (default core)\n"
 "  --tools DIR        the ro-campaign checkout (default: the program's ../)\n"
@@ -62,8 +65,8 @@ STR(DEFAULT_BATCH) ")\n"
 "  --accel MODE       qemu-boot/boot --accel: tcg (default: KVM stalls on\n"
 "                     the machines of DESIGN.md), kvm or auto\n"
 "  --exercise NAMES   exercises of every boot (default all)\n"
-"  --retest N         extra lone failures a boot culprit needs, 0 to 100\n"
-"                     (default 1)\n"
+"  --retest N         extra failures a boot culprit must explain alone, 0 to\n"
+"                     100 (default 1)\n"
 "  --extra-patch FILE a patch applied after every reset (test fixtures)\n"
 "  --max N            build and boot at most N undecided conversions\n"
 "                     (not-built ones decided from the baseline are\n"
@@ -106,6 +109,7 @@ struct opts {
 	const char *cands, *journal, *base, *plan;
 	const char *emit, *merge, *job;	/* --emit-jobs, --merge, --job */
 	int size, max;
+	int auto_size;	/* no --batch: each batch sized from the costs */
 	int nset;	/* options that --job and --merge take from elsewhere */
 };
 
@@ -155,6 +159,7 @@ static void parse_args(int argc, char **argv, struct ctx *x, struct opts *o)
 			break;
 		case 'b':
 			o->size = opt_long("--batch", optarg, 1, 100000);
+			o->auto_size = 0;
 			break;
 		case 'j':
 			o->journal = optarg;
@@ -322,9 +327,10 @@ static void write_stats(struct ctx *x, int decided)
 	FILE *f = fopen(p, "w");
 
 	if (f) {
-		fprintf(f, "decided\t%d\nwall_s\t%.1f\nbuilds\t%d\nbuild_s\t%.1f\nboots\t%d\nboot_s\t%.1f\nbisect_s\t%.1f\n",
+		fprintf(f, "decided\t%d\nwall_s\t%.1f\nbuilds\t%d\nbuild_s\t%.1f\nboots\t%d\nboot_s\t%.1f\nbisect_s\t%.1f\nbatches\t%d\nfailed_batches\t%d\n",
 			decided, now() - x->t_start, x->builds, x->t_build,
-			x->boots, x->t_boot, x->t_bisect);
+			x->boots, x->t_boot, x->t_bisect, x->done_batches,
+			x->failed_batches);
 		fclose(f);
 	}
 	free(p);
@@ -334,7 +340,8 @@ int main(int argc, char **argv)
 {
 	struct ctx x = { .profile = "fast", .timeout = 400, .retest = 1,
 			 .accel = "tcg" };
-	struct opts o = { .base = "core", .size = DEFAULT_BATCH, .max = -1 };
+	struct opts o = { .base = "core", .size = DEFAULT_BATCH, .max = -1,
+			 .auto_size = 1 };
 	int done, decided, undecided, todo, K, k, i, nsib = 0;
 	int *order, *starts;
 	struct cands c;
@@ -351,6 +358,7 @@ int main(int argc, char **argv)
 		o.journal = jb.journal;
 		o.base = jb.base;
 		o.size = jb.size;
+		o.auto_size = 0;
 	}
 	if (o.emit)
 		jobs_emit_check(o.emit);
@@ -411,19 +419,33 @@ int main(int argc, char **argv)
 		return RC_OK;
 	}
 	todo = starts[K];
-	for (k = 0; k < K; k++) {
+	for (k = 0, i = 0; k < K; k++) {
+		/* without --batch, each batch's size comes from the costs */
+		if (o.auto_size) {
+			i = plan_batches(&c, choose_batch(&x, o.size), order,
+					 starts);
+			if (!i)
+				break;
+			K = k + i;
+			i = todo - starts[K - k];
+		}
 		if (o.job)
 			x.batch = xasprintf("%s.%ld.%d", jb.name,
 					    (long)time(NULL), k + 1);
 		else
 			x.batch = xasprintf("%ld.%d", (long)time(NULL), k + 1);
-		progress(&x, k + 1, K, starts[k], todo);
-		do_batch(&x, order + starts[k], starts[k + 1] - starts[k]);
+		progress(&x, k + 1, K, o.auto_size ? i : starts[k], todo);
+		if (o.auto_size)
+			do_batch(&x, order, starts[1]);
+		else
+			do_batch(&x, order + starts[k], starts[k + 1] - starts[k]);
 		count_verdicts(&x);
 		free(x.batch);
 	}
 	if (K)
 		reset_tree(&x);
+	free(x.size_why);
+	x.size_why = NULL;
 	progress(&x, K, K, todo, todo);
 	decided = undecided - x.counts[V_UNDECIDED] - x.counts[V_SKIPPED] + nsib;
 	write_stats(&x, decided);

@@ -12,6 +12,10 @@
  * fail and is not tested again.  A culprit must then fail alone, 1 +
  * retest times in all (KernelCI's rule against flaky culprits); one that
  * passes alone is dropped.
+ *
+ * gt_*(): the same over one batch's boots, one culprit at a time, with
+ * what every test showed kept: a member of a passing test is clean
+ * (strategy.c's boot phases).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -113,4 +117,97 @@ fail:
 	free(b.cul);
 	free(b.fails);
 	return -1;
+}
+
+/*
+ * Adaptive group testing over the conversions of one batch (strategy.c):
+ * every test of a set is noted; the members of a passing set are clean.
+ * A failing set is explained by C when C is its only member that is not
+ * clean: that is how a culprit gets its failures, alone or not.
+ */
+void gt_init(struct gt *g, int ncand)
+{
+	memset(g, 0, sizeof(*g));
+	g->clean = xcalloc(ncand + 1, 1);
+}
+
+void gt_free(struct gt *g)
+{
+	int i;
+
+	for (i = 0; i < g->n; i++)
+		free(g->v[i].set);
+	free(g->v);
+	free(g->clean);
+	memset(g, 0, sizeof(*g));
+}
+
+void gt_note(struct gt *g, const int *set, int n, int failed)
+{
+	int i;
+
+	if (!failed) {
+		for (i = 0; i < n; i++)
+			g->clean[set[i]] = 1;
+		return;
+	}
+	g->v = xrealloc(g->v, (g->n + 1) * sizeof(*g->v));
+	g->v[g->n].set = xmalloc((n + 1) * sizeof(int));
+	memcpy(g->v[g->n].set, set, n * sizeof(int));
+	g->v[g->n++].n = n;
+}
+
+int gt_explained(const struct gt *g, int c)
+{
+	int i, k, in, others, count = 0;
+
+	if (g->clean[c])
+		return 0;
+	for (i = 0; i < g->n; i++) {
+		in = others = 0;
+		for (k = 0; k < g->v[i].n; k++) {
+			if (g->v[i].set[k] == c)
+				in = 1;
+			else if (!g->clean[g->v[i].set[k]])
+				others = 1;
+		}
+		count += in && !others;
+	}
+	return count;
+}
+
+/*
+ * set[] is known to fail, and a culprit is among its members that are
+ * not clean: isolate one by halving, testing the first half only (when
+ * it passes, the second is known to fail).  Returns the member, -2 when
+ * no member is left (clean ones fail together), -1 when a test could not
+ * be run; *steps counts the tests.
+ */
+int gt_find(struct gt *g, set_test_fn test, void *ctx, const int *set,
+	    int n, int *steps)
+{
+	int *w = xmalloc((n + 1) * sizeof(int)), *p = w, k = 0, h, r, c;
+
+	for (h = 0; h < n; h++)
+		if (!g->clean[set[h]])
+			w[k++] = set[h];
+	while (k > 1) {
+		h = k / 2;
+		r = test(ctx, p, h);
+		(*steps)++;
+		if (r < 0) {
+			free(w);
+			return -1;
+		}
+		gt_note(g, p, h, !r);
+		if (r) {
+			p += h;
+			k -= h;
+		} else {
+			k = h;
+		}
+	}
+	c = k ? p[0] : -2;
+	free(w);
+	return c;
 }

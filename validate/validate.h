@@ -15,6 +15,7 @@
  *   strategy.c  one batch: its phases, rejections and progress
  *   baseline.c  the bare kernel's cache and the config and core hashes
  *   plan.c      batches and group testing
+ *   suspects.c  the candidates a failed boot's console names
  *   run.c       the tools as child processes, signals
  *   elfcheck.c  ELF symbol tables
  *   modules.c   module tables of boots, the deny list, the cover plan
@@ -119,6 +120,9 @@ struct ctx {
 	double base_boot_s;	/* the slower of the bare kernel's two boots */
 	int counts[V_SKIPPED + 1];
 	struct reach *reach;	/* reach.c: what ran of each conversion */
+	/* strategy.c: the batch size and what it came from */
+	char *size_why;
+	int done_batches, failed_batches;
 };
 
 /* util.c */
@@ -187,6 +191,7 @@ void reject(struct ctx *x, int *set, int *n, int cand, const char *why);
 void count_verdicts(struct ctx *x);
 void progress(struct ctx *x, int k, int K, int done, int todo);
 void do_batch(struct ctx *x, const int *members, int n);
+int choose_batch(struct ctx *x, int dflt);
 
 /* baseline.c */
 void setup_hashes(struct ctx *x);
@@ -236,6 +241,18 @@ enum sec_result elf_check_vmlinux(const char *path, const char *name,
 				  char *where, size_t wlen);
 int elf_symbolize(const char *vmlinux, unsigned long long addr,
 		  char *name, size_t len);
+int elf_defines_func(const char *path, const char *name);
+
+/* suspects.c: the candidates that a failed boot's console names */
+struct suspects {
+	int *v;			/* the suspects, the most strongly named first */
+	int n;
+	char *label;		/* what named the first: a module, a function */
+	char *sig;		/* the failure: exercise, "/" and the RIP's function */
+};
+void find_suspects(struct ctx *x, const struct boot_out *o, const int *set,
+		   int n, const char *clean, struct suspects *s);
+void suspects_free(struct suspects *s);
 
 /* run.c */
 int run_tool(char *const argv[], const char *out_path, const char *log_path);
@@ -247,6 +264,20 @@ typedef int (*set_test_fn)(void *ctx, const int *set, int n);
 int plan_batches(struct cands *c, int size, int *order, int *starts);
 int bisect(set_test_fn test, void *ctx, const int *set, int n,
 	   int known_fail, int retest, int *culprits);
+struct gt {
+	char *clean;		/* per candidate: a member of a passing test */
+	struct gt_test {
+		int *set;
+		int n;
+	} *v;			/* the failing tests */
+	int n;
+};
+void gt_init(struct gt *g, int ncand);
+void gt_free(struct gt *g);
+void gt_note(struct gt *g, const int *set, int n, int failed);
+int gt_explained(const struct gt *g, int c);
+int gt_find(struct gt *g, set_test_fn test, void *ctx, const int *set,
+	    int n, int *steps);
 
 /* jobs.c: batches as jobs for a farm (--emit-jobs, --job, --merge) */
 struct job {

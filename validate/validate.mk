@@ -4,8 +4,8 @@
 
 PROGRAMS += validate/validate
 VAL_SRCS := $(addprefix validate/,main.c util.c cand.c record.c git.c tree.c jobs.c \
-	build.c section.c boot.c bootparse.c strategy.c baseline.c plan.c run.c \
-	elfcheck.c modules.c devices.c reach.c)
+	build.c section.c boot.c bootparse.c strategy.c suspects.c baseline.c plan.c \
+	run.c elfcheck.c modules.c devices.c reach.c)
 VAL_HDRS := $(wildcard validate/*.h)
 
 validate/validate: $(VAL_SRCS) $(VAL_HDRS) $(LIB)
