@@ -436,7 +436,7 @@ check "QEMU binary missing: exit 70 'cannot run'" \
 	eval '[ $rc -eq 70 ] && grep -q "cannot run" "$tmp/usage.err"'
 usage "$tmp/good.cpio.gz" --initrd "$tmp/good.cpio.gz" --out "$tmp/out-usage" \
 	--accel tcg
-check "QEMU refuses a non-kernel: exit 70 with QEMU's message" \
-	eval '[ $rc -eq 70 ] && grep -q "boot: qemu:" "$tmp/usage.err"'
+check "a non-kernel is refused before QEMU: exit 65 naming it" \
+	eval '[ $rc -eq 65 ] && grep -q "good.cpio.gz: not an x86 bzImage" "$tmp/usage.err"'
 
 finish
