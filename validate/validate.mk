@@ -91,3 +91,10 @@ cover-plan: validate/cover-plan
 bench-cover: validate/validate validate/cover-plan qemu-boot/boot \
 		candidates/candidates cocci/mentions campaign/report patches/queue
 	sh validate/bench-cover.sh "$(TREE)" "$(WORK)"
+
+# The cost of a failing batch before and after the search from the
+# failure (issue 33): test-bisect.sh's batches, old and new validate.
+.PHONY: bench-bisect
+bench-bisect: validate/validate qemu-boot/boot
+	sh validate/bench-bisect.sh "$(TREE)" "$(WORK)"
+bench: bench-bisect
