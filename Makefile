@@ -84,6 +84,7 @@ help:
 	@echo "  make bench          run the benchmarks, figures go to WORK/bench/results.tsv"
 	@echo "  make clean          remove built programs from the repository"
 	@echo
+	@echo "  make test-slow      the slow tests make test leaves out (test-bisect.sh)"
 	@echo "  make test-STAGE     the tests of one stage (lib setup cocci candidates"
 	@echo "                      validate patches campaign qemu-boot)"
 	@echo
@@ -128,7 +129,10 @@ programs: $(PROGRAMS)
 
 # Every STAGE/tests/test-*.sh prints TAP and exits non-zero on failure; the
 # runner counts ok / not ok lines over all of them.  TESTS= selects a subset.
-TESTS ?= $(foreach s,$(STAGES),$(sort $(wildcard $(s)/tests/test-*.sh)))
+# SLOW_TESTS are left out of make test (and CI) and run by make test-slow:
+# test-bisect.sh does about 12 kernel builds (some 10 minutes idle).
+SLOW_TESTS := validate/tests/test-bisect.sh
+TESTS ?= $(filter-out $(SLOW_TESTS),$(foreach s,$(STAGES),$(sort $(wildcard $(s)/tests/test-*.sh))))
 
 define run-tests
 	@passed=0; failed=0; start=$$(date +%s); mkdir -p "$(WORK)/test-logs"; \
@@ -154,7 +158,13 @@ test: programs
 
 $(addprefix test-,$(STAGES)): test-%: programs
 	$(call run-tests,$(sort $(wildcard $*/tests/test-*.sh)))
+
 .PHONY: $(addprefix test-,$(STAGES))
+
+# make test-slow: the SLOW_TESTS, which make test leaves out
+.PHONY: test-slow
+test-slow: programs
+	$(call run-tests,$(SLOW_TESTS))
 
 # Benchmarks append "bench metric value unit date" rows to the results
 # file.  BENCH_PROFILES=fast skips the 20-minute cold wide build.

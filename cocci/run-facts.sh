@@ -523,6 +523,11 @@ else
 	sort -u -o "$wd/files" "$wd/files" || die 70 "cannot sort the file list"
 fi
 [ -s "$wd/files" ] || die 65 "no files to analyse in scope '$*'"
+# Variables are defined in .c files: the facts of headers alone (extern
+# declarations, inline functions) can give no candidate, so say so.
+if ! grep -qv '\.h$' "$wd/files"; then
+	echo "run-facts: warning: only headers to analyse in scope '$*': a header holds declarations, not the definitions candidates come from; name the .c files that define the variables" >&2
+fi
 
 # ---- whole-tree tables: token scans, in the background ---------------------
 # Four tables come from a token scan of the whole tree (not only SCOPE),

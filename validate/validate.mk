@@ -113,3 +113,10 @@ validate/tests/devplan: validate/tests/devplan.c validate/devices.c \
 		$(VAL_HDRS) $(LIB)
 	$(CC) $(CFLAGS) -o $@ validate/tests/devplan.c validate/devices.c \
 		validate/modules.c validate/util.c validate/run.c $(LIB)
+
+# The cost of a failing batch before and after the search from the
+# failure (issue 33): test-bisect.sh's batches, old and new validate.
+.PHONY: bench-bisect
+bench-bisect: validate/validate qemu-boot/boot
+	sh validate/bench-bisect.sh "$(TREE)" "$(WORK)"
+bench: bench-bisect

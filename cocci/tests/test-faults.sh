@@ -182,6 +182,7 @@ printf 'static const char *sc_names[] = { "a", "b" };\nconst char *sc_name(int i
 	>"$T/sc/drv/sysfs.c"
 printf 'static int sc_v;\nstatic int __init sc_init(void)\n{\n\tsc_v = 1;\n\treturn 0;\n}\n' \
 	>"$T/sc/drv/core.c"
+printf 'extern int sc_v;\n' >"$T/sc/drv/sc.h"
 mktree "$T/sc"
 sh "$cocci/run-facts.sh" -j 1 "$T/sc" "$T/scf" drv/sysfs.c >/dev/null 2>"$T/err"
 rc=$?
@@ -197,6 +198,18 @@ rc=$?
 	ok "a directory SCOPE is still prefiltered" ||
 	not_ok "a directory SCOPE is still prefiltered" \
 		"exit $rc: $(cat "$T/scd/files.txt" "$T/err")"
+
+# issue 34: the facts of headers alone give no candidate, and say so
+sh "$cocci/run-facts.sh" -j 1 "$T/sc" "$T/sch" drv/sc.h >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "warning: only headers to analyse in scope 'drv/sc.h'" "$T/err" &&
+	ok "a SCOPE of headers only is warned about" ||
+	not_ok "a SCOPE of headers only is warned about" "exit $rc: $(cat "$T/err")"
+sh "$cocci/run-facts.sh" -j 1 "$T/sc" "$T/sch2" drv/sc.h drv/core.c >/dev/null 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -q "only headers" "$T/err" &&
+	ok "... and not when a .c file is in it" ||
+	not_ok "... and not when a .c file is in it" "exit $rc: $(cat "$T/err")"
 
 # ---- #6: mentions: a read error is no end of the list --------------------------
 
