@@ -333,7 +333,8 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t debugfs debugfs /sys/kernel/debug
 echo "# bare: violations-begin"
-cat /sys/kernel/debug/ro_after_init/violations || echo "# bare: no file"
+# each line tagged, so that a kernel message printed meanwhile is told apart
+(cat /sys/kernel/debug/ro_after_init/violations || echo "no file") | sed "s/^/# bare| /"
 echo "# bare: violations-end"
 poweroff -f
 EOF
@@ -343,7 +344,7 @@ run warn-bare --initrd "$tmp/bare.cpio.gz" --append ro_after_init=warn --timeout
 empty_list() {
 	grep -q 'ro_after_init: warn mode' "$con" || { why="warn mode not announced"; return 1; }
 	sed -n '/# bare: violations-begin/,/# bare: violations-end/p' "$con" |
-		tr -d '\r' | sed '1d;$d' > "$tmp/bare.tsv"
+		tr -d '\r' | sed -n 's/^# bare| //p' > "$tmp/bare.tsv"
 	cmp -s "$tmp/bare.tsv" "$tmp/header" ||
 		{ why="got: $(tr '\n\t' '; ' < "$tmp/bare.tsv")"; return 1; }
 }
