@@ -312,7 +312,7 @@ char *reach_initrd(struct ctx *x, const int *set, int n, const char *dir)
 {
 	struct reach *r = reach_of(x);
 	struct sb list, cpio;
-	char **all = NULL, *base, *gz, *out;
+	char **all = NULL, *base, *gz, *out, *parent, *slash;
 	int nall = 0, i, j, fd;
 	size_t glen;
 
@@ -339,6 +339,15 @@ char *reach_initrd(struct ctx *x, const int *set, int n, const char *dir)
 	if (!gz)
 		die(RC_HOST, "%s: cannot read it", base);
 	out = xasprintf("%s.initrd", dir);
+	/* the boot makes DIR itself; its parent may not be there yet */
+	parent = xstrdup(dir);
+	slash = strrchr(parent, '/');
+	if (slash) {
+		*slash = '\0';
+		if (mkdirs(parent))
+			die(RC_HOST, "%s: %s", parent, strerror(errno));
+	}
+	free(parent);
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		die(RC_HOST, "%s: %s", out, strerror(errno));
