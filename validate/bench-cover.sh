@@ -154,22 +154,40 @@ rc=$?
 t1=$(date +%s)
 [ $rc -eq 0 ] || die 1 "the cover campaign failed (exit $rc), see $out/cover-campaign.log"
 emit campaign_wall $((t1 - t0)) s
+# Each boot is a directory under boots/ (the .initrd files beside them
+# are reach's per-boot initramfs).
+emit boots "$(find "$cdir/boots" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | grep -c .)" boots
 j=$cdir/journal.tsv
-set -- $(tsv_awk "$j" 'NR > 1 { v[$c_file "\t" $c_line "\t" $c_variable] = $c_verdict;
-		l[$c_file "\t" $c_line "\t" $c_variable] = $c_level;
-		oa[$c_file "\t" $c_line "\t" $c_variable] = ($c_evidence ~ /^not-built: other-arch/) }
-	END { for (k in v) { c[v[k]]++; if (v[k] == "accepted") lv[l[k]]++
+# Levels as lib/evidence names them; an old journal's "exercised" is
+# booted.  A built-in conversion is one whose built= item names vmlinux.
+set -- $(tsv_awk "$j" 'NR > 1 { k = $c_file "\t" $c_line "\t" $c_variable
+		v[k] = $c_verdict; l[k] = $c_level == "exercised" ? "booted" : $c_level
+		bi[k] = ($c_evidence ~ /(^|; )built=[^;]*vmlinux/)
+		oa[k] = ($c_evidence ~ /^not-built: other-arch/) }
+	END { for (k in v) { c[v[k]]++
+			if (v[k] == "accepted") { lv[l[k]]++; if (bi[k]) { nbi++; if (l[k] == "reached") rbi++ } }
 			if (v[k] == "not-built" && !oa[k]) nb86++ }
-		printf "%d %d %d %d %d %d %d\n", c["accepted"], c["rejected"], c["not-built"],
-			lv["exercised"], lv["module-cycled"], lv["built"], nb86 }')
+		printf "%d %d %d %d %d %d %d %d %d %d %d\n", c["accepted"], c["rejected"], c["not-built"],
+			lv["reached"], lv["device-bound"], lv["module-cycled"], lv["booted"],
+			lv["built"], nb86, nbi, rbi }')
 emit accepted "$1" candidates
 emit rejected "$2" candidates
 emit not_built "$3" candidates
-emit level_exercised "$4" candidates
-emit level_module_cycled "$5" candidates
-emit level_built "$6" candidates
+emit level_reached "$4" candidates
+emit level_device_bound "$5" candidates
+emit level_module_cycled "$6" candidates
+emit level_booted "$7" candidates
+emit level_built "$8" candidates
+# The issue's targets: reached, device-bound or module-cycled at least
+# 0.60 of the accepted, only built at most 0.25, and half the built-in
+# ones reached.
+emit levels_code_ran_fraction "$(awk -v a="$1" -v r="$4" -v d="$5" -v m="$6" 'BEGIN { printf "%.3f", a ? (r + d + m) / a : 0 }')" ratio
+emit levels_built_fraction "$(awk -v a="$1" -v b="$8" 'BEGIN { printf "%.3f", a ? b / a : 0 }')" ratio
+emit builtin_accepted "${10}" candidates
+emit builtin_reached_fraction "$(awk -v n="${10}" -v r="${11}" 'BEGIN { printf "%.3f", n ? r / n : 0 }')" ratio
+x86_nb=$9
 emit cover_not_built_fraction "$(awk -v a="$3" -v n="$n" 'BEGIN { printf "%.3f", a / n }')" ratio
-emit cover_not_built_x86_fraction "$(awk -v a="$7" -v n="$x86" 'BEGIN { printf "%.3f", n ? a / n : 0 }')" ratio
+emit cover_not_built_x86_fraction "$(awk -v a="$x86_nb" -v n="$x86" 'BEGIN { printf "%.3f", n ? a / n : 0 }')" ratio
 vs=$(awk -F'\t' '$1 == "validate" { print $2 }' "$cdir/times.tsv" | tail -n 1)
 total=$(tsv_awk "$j" 'NR > 1 { k[$c_file "\t" $c_line "\t" $c_variable] = 1 } END { print length(k) }')
 [ -n "$vs" ] && [ "$vs" -gt 0 ] &&

@@ -234,4 +234,10 @@ else
 	not_ok "git send-email --dry-run shows the To:/Cc: lines" "git send-email is not installed (make setup installs git-email)"
 fi
 
+# The queue's work trees of the git-tree runs (1.7 GB each) are the
+# test's own and nothing reads them once it passed; CI's disk is small.
+if [ $failed -eq 0 ]; then
+	rm -rf "$t"/gwork/qtree*
+	for g in "$ft" "$ut"; do git -C "$g" worktree prune 2>/dev/null; done
+fi
 finish
