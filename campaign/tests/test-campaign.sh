@@ -18,7 +18,7 @@ scope=${CAMPAIGN_TEST_SCOPE:-init/main.c kernel/power/main.c}
 name=test-e2e
 cdir=$WORK/campaign/$name
 st=$WORK/campaign-test
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 rm -rf "$st"
 mkdir -p "$st"

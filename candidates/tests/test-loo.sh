@@ -10,7 +10,7 @@ WORK=${WORK:-$HOME/.cache/ro-campaign/${KERNEL:-6.12}}
 TREE=${TREE:-$WORK/linux}
 SCOPE=${LOO_TEST_SCOPE:-security init arch/x86/mm kernel/power}
 T=$WORK/test-loo
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 
 if [ ! -d "$TREE/.git" ]; then
 	echo "1..0 # SKIP no prepared tree at $TREE (make setup)"

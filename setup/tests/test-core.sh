@@ -59,7 +59,7 @@ TREE=${TREE:-$WORK/linux}
 # The build lock and ccache build-kernel.sh shares between trees.
 shared=${CACHE:-$WORK}
 boot=$root/qemu-boot/boot
-. "$root/qemu-boot/tests/tap.sh"
+. "$root/lib/tap.sh"
 . "$root/lib/ktree.sh"
 
 bail() {
