@@ -58,8 +58,9 @@ PACKAGES := coccinelle linux-source-6.12 linux-source-6.1 gcc make qemu-system-x
 
 export CACHE KERNEL WORK TREE USER_TREE PROFILE JOBS
 
-# KVM stalls in the decompressor on these machines (DESIGN.md), so boots
-# default to TCG; ACCEL=auto probes KVM first (about 20 s when it fails).
+# KVM stalls in the decompressor on these machines (qemu-boot/README.md,
+# "Launcher"), so boots default to TCG; ACCEL=auto probes KVM first (about
+# 20 s when it fails).
 ACCEL ?= tcg
 
 .PHONY: help setup packages programs test bench clean
