@@ -58,8 +58,9 @@ PACKAGES := coccinelle linux-source-6.12 linux-source-6.1 gcc make qemu-system-x
 
 export CACHE KERNEL WORK TREE USER_TREE PROFILE JOBS
 
-# KVM stalls in the decompressor on these machines (DESIGN.md), so boots
-# default to TCG; ACCEL=auto probes KVM first (about 20 s when it fails).
+# KVM stalls in the decompressor on these machines (qemu-boot/README.md,
+# "Launcher"), so boots default to TCG; ACCEL=auto probes KVM first (about
+# 20 s when it fails).
 ACCEL ?= tcg
 
 .PHONY: help setup packages programs test bench clean
@@ -127,28 +128,38 @@ programs: $(PROGRAMS)
 
 # ---- tests and benchmarks -----------------------------------------------
 
-# Every STAGE/tests/test-*.sh prints TAP and exits non-zero on failure; the
-# runner counts ok / not ok lines over all of them.  TESTS= selects a subset.
+# Every STAGE/tests/test-*.sh prints TAP (lib/tap.sh) and exits non-zero on
+# failure; the runner counts the ok, "ok ... # SKIP" and not ok lines over
+# all of them (a script that prints "1..0 # SKIP" and exits 0 counts one
+# skip), and ends with "N skipped" and "N passed, N failed" (.ci/run reads
+# the last line; a skip is not a pass).  TESTS= selects a subset.
 # SLOW_TESTS are left out of make test (and CI) and run by make test-slow:
 # test-bisect.sh does about 12 kernel builds (some 10 minutes idle).
 SLOW_TESTS := validate/tests/test-bisect.sh
 TESTS ?= $(filter-out $(SLOW_TESTS),$(foreach s,$(STAGES),$(sort $(wildcard $(s)/tests/test-*.sh))))
 
 define run-tests
-	@passed=0; failed=0; start=$$(date +%s); mkdir -p "$(WORK)/test-logs"; \
+	@passed=0; failed=0; skipped=0; start=$$(date +%s); \
+	mkdir -p "$(WORK)/test-logs"; \
 	for t in $(1); do \
 		log="$(WORK)/test-logs/$$(echo $$t | tr / _).log"; \
 		echo "== $$t"; \
 		t0=$$(date +%s); sh $$t > "$$log" 2>&1; rc=$$?; \
-		grep -E '^(not )?ok ' "$$log" | sed 's/^/   /'; \
-		p=$$(grep -c '^ok ' "$$log"); f=$$(grep -c '^not ok ' "$$log"); \
+		grep -E '^((not )?ok |1\.\.0( |$$))' "$$log" | sed 's/^/   /'; \
+		s=$$(grep -ciE '^ok .*#[[:space:]]*skip([^[:alnum:]]|$$)' "$$log"); \
+		p=$$(($$(grep -c '^ok ' "$$log") - s)); \
+		[ $$rc -ne 0 ] || \
+			s=$$((s + $$(grep -c '^1\.\.0\( \|$$\)' "$$log"))); \
+		f=$$(grep -c '^not ok ' "$$log"); \
 		if [ $$rc -ne 0 ] && [ $$f -eq 0 ]; then \
 			f=1; echo "   not ok - $$t exited $$rc (log: $$log)"; \
 			tail -n 5 "$$log" | sed 's/^/   # /'; fi; \
 		echo "   # $$t took $$(( $$(date +%s) - t0 )) s"; \
 		passed=$$((passed + p)); failed=$$((failed + f)); \
+		skipped=$$((skipped + s)); \
 	done; \
 	echo "tests took $$(( $$(date +%s) - start )) s"; \
+	echo "$$skipped skipped"; \
 	echo "$$passed passed, $$failed failed"; \
 	[ $$failed -eq 0 ]
 endef

@@ -257,6 +257,12 @@ awk -F '\t' -v OFS='\t' -v cf="$cf" -v cn="$cn" -v cc="$cc" -v co="$co" \
 		if (r ~ /not found in funcs.tsv/) return w "writer not in funcs.tsv"
 		if (r ~ /writable at runtime/) return "writable module_param/sysctl"
 		if (r ~ /not understood/) return "permission not understood"
+		if (r ~ /which spatch failed on/) return w "writer in a file spatch failed on"
+		if (r ~ /whoever keeps it writes/) return w "its type is written after init by whoever keeps it"
+		if (r ~ /address kept in the file-scope pointer/) return "escaped: through a file-scope pointer used after init"
+		if (r ~ /which may take its address and hand it/) return "escaped: named in a macro at file scope"
+		if (r ~ /stored in .*(, and at |a table nested too deep)/) return "escaped: stored in a table used after init"
+		if (r ~ /written by assembly/) return "written by assembly"
 		return "other: " r
 	}
 	END {

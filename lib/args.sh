@@ -38,3 +38,11 @@ tree_path() {
 fmt_time() {
 	printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
 }
+
+# help_text FILE: what --help prints, the comment at the top of FILE
+# after its SPDX line, up to the first line that is no comment (or is a
+# "#SBATCH" directive), without the "# "
+help_text() {
+	awk 'NR > 3 && (!/^#/ || /^#SBATCH/) { exit }
+		NR > 3 { sub(/^# ?/, ""); print }' "$1"
+}

@@ -20,8 +20,8 @@
 #
 # Prints two lines on stdout: the slot count, then the hosts that answer
 # (a DISTCC_HOSTS value, options kept).
-# Exit: 0 some host answers, 1 none does (compile locally), 70 distcc is
-# not installed.
+# Exit: 0 some host answers, 1 none does (compile locally), 64 usage, 70
+# distcc is not installed.
 
 set -u
 # The host list is split into words, never globbed (a "*" is not the
@@ -30,6 +30,10 @@ set -f
 prog_name=distcc-hosts
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/args.sh"
+case ${1-} in
+-h | --help) help_text "$0"; exit 0 ;;
+esac
+[ $# -eq 0 ] || { echo "usage: distcc-hosts.sh" >&2; exit 64; }
 
 command -v distcc >/dev/null || die 70 "distcc is not installed (apt-get install distcc)"
 hosts=$(distcc --show-hosts 2>/dev/null) || hosts=

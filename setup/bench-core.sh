@@ -18,33 +18,34 @@
 #         pairs in the last warn run (from the poweroff summary)
 # RESULT=DIR in the environment uses that build result instead of building.
 # A run that does not pass is reported on stderr and still timed.
-# Exit: 0 done, 1 error, 2 usage.
+# Exit (README "Exit codes"): 0 done, 64 usage, 70 the build, the
+# initramfs, a missing program or the host failed.
 
 set -eu
 
 usage() {
-	sed -n '6,21p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '6,22p' "$0" | sed 's/^# \{0,1\}//'
 }
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+prog_name=bench-core
+. "$root/lib/args.sh"
 
 runs=3
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
-	--runs) [ $# -ge 2 ] || { usage >&2; exit 2; }; runs=$2; shift 2 ;;
-	-*) echo "bench-core: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	--runs) [ $# -ge 2 ] || die 64 "--runs needs a value"; runs=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) die 64 "unknown option $1 (see --help)" ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 2 ] || { usage >&2; exit 2; }
-case $runs in
-''|*[!0-9]*|0) echo "bench-core: --runs wants a positive number, not '$runs'" >&2; exit 2 ;;
-esac
+[ $# -eq 2 ] || { usage >&2; exit 64; }
+posint --runs "$runs" 1000
 tree=$1
 work=$2
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-prog_name=bench-core
-. "$root/lib/args.sh"
 boot=$root/qemu-boot/boot
 
 [ -x "$boot" ] || die 70 "$boot missing (run make programs)"

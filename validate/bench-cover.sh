@@ -23,13 +23,16 @@
 
 set -u
 
-[ $# -eq 2 ] || { echo "usage: bench-cover.sh TREE WORK" >&2; exit 64; }
-tree=$1
-work=$2
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 prog_name=bench-cover
 . "$top/lib/args.sh"
+case ${1-} in
+-h | --help) help_text "$0"; exit 0 ;;
+esac
+[ $# -eq 2 ] || { echo "usage: bench-cover.sh TREE WORK" >&2; exit 64; }
+tree=$1
+work=$2
 . "$top/lib/tsv.sh"
 . "$top/lib/ktree.sh"
 scope=${BENCH_COVER_SCOPE:-drivers/char sound/core}

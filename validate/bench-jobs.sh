@@ -27,6 +27,13 @@
 
 set -u
 
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+prog_name=bench-jobs
+. "$top/lib/args.sh"
+case ${1-} in
+-h | --help) help_text "$0"; exit 0 ;;
+esac
 [ $# -ge 2 ] && [ $# -le 3 ] || {
 	echo "usage: bench-jobs.sh TREE WORK [CANDIDATES]" >&2
 	exit 64
@@ -34,10 +41,6 @@ set -u
 tree=$1
 work=$2
 cands=${3:-$work/candidates/candidates.tsv}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-prog_name=bench-jobs
-. "$top/lib/args.sh"
 vtree=${VTREE:-$work/vtree}
 max=${BENCH_JOBS_MAX:-24}
 batch=${BENCH_JOBS_BATCH:-8}

@@ -20,6 +20,13 @@
 
 set -u
 
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+prog_name=bench-validate
+. "$top/lib/args.sh"
+case ${1-} in
+-h | --help) help_text "$0"; exit 0 ;;
+esac
 [ $# -ge 2 ] && [ $# -le 3 ] || {
 	echo "usage: bench-validate.sh TREE WORK [CANDIDATES]" >&2
 	exit 64
@@ -27,10 +34,6 @@ set -u
 tree=$1
 work=$2
 cands=${3:-$work/candidates/candidates.tsv}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-prog_name=bench-validate
-. "$top/lib/args.sh"
 . "$top/lib/ktree.sh"
 vtree=${VTREE:-$work/vtree}
 max=${BENCH_MAX:-400}

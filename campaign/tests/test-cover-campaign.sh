@@ -21,7 +21,7 @@ scope="drivers/char/hangcheck-timer.c lib/test_ro_after_init_module.c"
 name=test-cover
 cdir=$WORK/campaign/$name
 st=$WORK/campaign-cover-test
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 . "$top/lib/tsv.sh"
 
 rm -rf "$st"

@@ -12,7 +12,7 @@
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 CAMPAIGN_SH=${CAMPAIGN_SH:-$here/campaign.sh}
 REPORT_BIN=${REPORT_BIN:-$here/report}

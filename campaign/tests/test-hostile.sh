@@ -10,7 +10,7 @@
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT INT TERM

@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
 CACHE=${CACHE:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$CACHE/${KERNEL:-6.12}/linux}
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 git -C "$TREE" rev-parse -q --verify 'pristine^{commit}' >/dev/null ||
 	{ echo "Bail out! $TREE: no tag pristine (run make setup)"; exit 1; }

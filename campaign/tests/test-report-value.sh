@@ -11,7 +11,7 @@
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 REPORT_BIN=${REPORT_BIN:-$here/report}
 [ -x "$REPORT_BIN" ] || { not_ok "campaign/report is built" "run make programs"; finish; }

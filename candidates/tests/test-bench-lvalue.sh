@@ -6,7 +6,7 @@
 # with the kernel version, and its exit codes.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 T=$(mktemp -d "${TMPDIR:-/tmp}/bench-lvalue.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
 

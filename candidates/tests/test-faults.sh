@@ -19,7 +19,7 @@ BIN=${BIN:-candidates/candidates}
 CAND=${CAND:-candidates}
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-faults.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 
 # x is written in foo_init (init-only), then in foo_runtime (runtime):
 # rejected.  Between the two writes stands a row with an 80 MB field.

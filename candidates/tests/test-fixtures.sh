@@ -11,7 +11,7 @@ BIN=candidates/candidates
 FIX=candidates/tests/fixtures
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-fix.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 
 split_facts() {
 	d=$1

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 BIN=candidates/candidates
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-hand.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 tsv() { grep -v "^#" | sed -e "s/|/	/g" -e "s/%OR%/|/g" > "$T/facts/$1"; }
 
 mkdir -p "$T/facts"

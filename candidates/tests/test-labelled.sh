@@ -18,7 +18,7 @@ TREE=${TREE:-${WORK:-$HOME/.cache/ro-campaign/${KERNEL:-6.12}}/linux}
 D=candidates/tests/labelled
 T=$(mktemp -d "${TMPDIR:-/tmp}/labelled.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 
 # expect DESC REASON COMMAND...: ok if COMMAND succeeds, else not ok REASON
 expect() {

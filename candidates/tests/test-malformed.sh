@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 BIN=candidates/candidates
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-bad.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 
 # a valid, minimal fact set
 good() {

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 BIN=candidates/candidates
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-scale.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 FILES=${SCALE_FILES:-30000}
 MAX_S=${SCALE_MAX_SECONDS:-10}
 MAX_MB=${SCALE_MAX_MB:-1500}

@@ -11,7 +11,7 @@ BIN=candidates/candidates
 FIX=candidates/tests/value
 T=$(mktemp -d "${TMPDIR:-/tmp}/cand-value.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 
 [ -x "$BIN" ] || { not_ok "candidates is built" "run make programs"; finish; exit 1; }
 mkdir -p "$T/tree" && cp -R "$FIX"/. "$T/tree"/ && rm -f "$T/tree/expect.tsv" &&

@@ -6,7 +6,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cocci=$here/..
 fx=$here/fixtures
-. "$here/../../qemu-boot/tests/tap.sh"
+. "$here/../../lib/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-annotate.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

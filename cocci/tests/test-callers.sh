@@ -11,7 +11,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here/../callers
 fx=$here/fixtures/callers
-. "$here/../../qemu-boot/tests/tap.sh"
+. "$here/../../lib/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-callers.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

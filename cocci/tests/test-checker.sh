@@ -4,7 +4,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 fx=$here/fixtures
-. "$here/../../qemu-boot/tests/tap.sh"
+. "$here/../../lib/tap.sh"
 got=$(cd "$fx" && spatch --sp-file "$here/../ro_after_init_writes.cocci" \
 	-D report --no-includes --very-quiet ro_writes.c | LC_ALL=C sort)
 [ "$got" = "$(cat "$fx/ro_writes.report")" ] && ok "report equals ro_writes.report" ||

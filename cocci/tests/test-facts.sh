@@ -8,7 +8,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cocci=$here/..
 fx=$here/fixtures
-. "$here/../../qemu-boot/tests/tap.sh"
+. "$here/../../lib/tap.sh"
 
 command -v spatch >/dev/null || { echo "1..0 # SKIP spatch missing"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-facts.XXXXXX")

@@ -19,7 +19,7 @@ cocci=$(cd "$cocci" && pwd)
 mentions=${MENTIONS:-$cocci/mentions}
 T=$(mktemp -d "${TMPDIR:-/tmp}/cocci-faults.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-. "$here/../../qemu-boot/tests/tap.sh"
+. "$here/../../lib/tap.sh"
 
 # mktree DIR: a git work tree of the files already in DIR
 mktree() {

@@ -8,7 +8,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here/../layouts
 fx=$here/fixtures
-. "$here/../../qemu-boot/tests/tap.sh"
+. "$here/../../lib/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-layouts.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

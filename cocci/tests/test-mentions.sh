@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 BIN=cocci/mentions
 T=$(mktemp -d "${TMPDIR:-/tmp}/mentions.XXXXXX")
 trap 'rm -rf "$T"' EXIT INT TERM
-. qemu-boot/tests/tap.sh
+. lib/tap.sh
 
 printf 'gval\t\ngarr\tarray\n' > "$T/names"
 

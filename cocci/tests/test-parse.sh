@@ -13,7 +13,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 cocci=$here/..
 fx=$here/parse-fixtures
-. "$here/../../qemu-boot/tests/tap.sh"
+. "$here/../../lib/tap.sh"
 
 command -v spatch >/dev/null || { echo "1..0 # SKIP spatch missing"; exit 1; }
 [ -x "$cocci/mentions" ] || { echo "1..0 # SKIP cocci/mentions not built"; exit 1; }

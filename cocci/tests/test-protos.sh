@@ -11,7 +11,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$here/../protos
 fx=$here/fixtures/protos
-. "$here/../../qemu-boot/tests/tap.sh"
+. "$here/../../lib/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-protos.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

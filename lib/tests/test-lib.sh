@@ -9,7 +9,7 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 bin=$top/lib/tests/lib-test
 [ -x "$bin" ] || make -C "$top" -s lib/tests/lib-test >/dev/null ||
 	{ not_ok "build lib-test" "make failed"; finish; }

@@ -24,7 +24,7 @@ bin=${QUEUE_BIN:-$root/patches/queue}
 qsh=${QUEUE_SH:-$root/patches/queue.sh}
 T=$(mktemp -d "${TMPDIR:-/tmp}/queue-faults.XXXXXX")
 [ -n "${KEEP-}" ] || trap 'rm -rf "$T"' EXIT INT TERM
-. "$root/qemu-boot/tests/tap.sh"
+. "$root/lib/tap.sh"
 
 if [ -z "${QUEUE_BIN-}" ] && ! make -s -C "$root" patches/queue >"$T/out" 2>&1; then
 	not_ok "build patches/queue" "$(tail -n 3 "$T/out" | tr '\n' ' ')"

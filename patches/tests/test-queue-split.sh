@@ -25,7 +25,7 @@ root=$(cd "$here/../.." && pwd)
 WORK=${WORK:-$HOME/.cache/ro-campaign/${KERNEL:-6.12}}
 TREE=${TREE:-$WORK/linux}
 t=$WORK/test-queue-split
-. "$root/qemu-boot/tests/tap.sh"
+. "$root/lib/tap.sh"
 
 mkdir -p "$t"
 if ! make -s -C "$root" patches/queue >"$t/out" 2>&1; then

@@ -26,7 +26,7 @@ WORK=${WORK:-$HOME/.cache/ro-campaign/${KERNEL:-6.12}}
 TREE=${TREE:-$WORK/linux}
 bin=$root/patches/queue
 t=$WORK/test-queue
-. "$root/qemu-boot/tests/tap.sh"
+. "$root/lib/tap.sh"
 
 # check DESC CMD...: ok if CMD succeeds; unlike tap.sh's check, CMD's
 # output goes to $t/out and its last lines are the reason.

@@ -23,7 +23,7 @@ CACHE=${CACHE:-$HOME/.cache/ro-campaign}
 WORK=${WORK:-$CACHE/${KERNEL:-6.12}}
 TREE=${TREE:-$WORK/linux}
 export CACHE
-. "$here/tests/tap.sh"
+. "$here/../lib/tap.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-build-config.XXXXXX") || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT

@@ -9,7 +9,7 @@
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
-. "$here/tests/tap.sh"
+. "$here/../lib/tap.sh"
 . "$top/lib/tsv.sh"
 
 tab=$here/devices.tsv

@@ -23,7 +23,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
 WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
-. "$here/tests/tap.sh"
+. "$here/../lib/tap.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-distcc.XXXXXX") || exit 1
 dpid=

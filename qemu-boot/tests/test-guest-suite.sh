@@ -21,7 +21,7 @@ TREE=${TREE:-$WORK/linux}
 boot=$here/boot
 mkinit=$here/mkinitramfs.sh
 guest=$here/guest
-. "$here/tests/tap.sh"
+. "$here/../lib/tap.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-guest-suite.XXXXXX") || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT

@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
 WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
-. "$here/tests/tap.sh"
+. "$here/../lib/tap.sh"
 
 t=$(mktemp -d "${TMPDIR:-/tmp}/test-hostile.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT

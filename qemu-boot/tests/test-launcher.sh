@@ -16,7 +16,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
 boot=$here/boot
-. "$here/tests/tap.sh"
+. "$here/../lib/tap.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-launcher.XXXXXX") || exit 1
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT

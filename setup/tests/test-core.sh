@@ -34,7 +34,7 @@
 # kernel build result directory (BUILD/ro-campaign of build-kernel.sh, with
 # bzImage and an initramfs built by mkinitramfs.sh); BUILD the O= directory
 # used for the warning checks (default: RESULT/..).
-# Output: TAP.  Exit: 0 if every test passed, 1 otherwise.
+# Output: TAP.  Exit: 0 if every test passed, 1 otherwise, 64 usage.
 
 set -u
 
@@ -49,7 +49,7 @@ case ${1:-} in
 	shift
 	;;
 esac
-[ $# -eq 0 ] || { echo "usage: test-core.sh [--smoke] [--help]" >&2; exit 2; }
+[ $# -eq 0 ] || { echo "usage: test-core.sh [--smoke] [--help]" >&2; exit 64; }
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$here/.." && pwd)
@@ -59,7 +59,7 @@ TREE=${TREE:-$WORK/linux}
 # The build lock and ccache build-kernel.sh shares between trees.
 shared=${CACHE:-$WORK}
 boot=$root/qemu-boot/boot
-. "$root/qemu-boot/tests/tap.sh"
+. "$root/lib/tap.sh"
 . "$root/lib/ktree.sh"
 
 bail() {

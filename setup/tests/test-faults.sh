@@ -7,7 +7,7 @@
 # and input errors exit with README.md's codes.
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/../qemu-boot/tests/tap.sh"
+. "$here/../lib/tap.sh"
 
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT INT TERM

@@ -16,7 +16,7 @@
 # Usage: test-smoke-6.1.sh [--help]
 # Env: CACHE (as exported by the Makefile); TARBALL61 overrides
 # /usr/src/linux-source-6.1.tar.xz.
-# Output: TAP.  Exit: 0 if every test passed, 1 otherwise.
+# Output: TAP.  Exit: 0 if every test passed, 1 otherwise, 64 usage.
 
 set -u
 
@@ -24,7 +24,7 @@ if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
 	sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 fi
-[ $# -eq 0 ] || { echo "usage: test-smoke-6.1.sh [--help]" >&2; exit 2; }
+[ $# -eq 0 ] || { echo "usage: test-smoke-6.1.sh [--help]" >&2; exit 64; }
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${CACHE:-$HOME/.cache/ro-campaign}

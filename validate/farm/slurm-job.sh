@@ -20,6 +20,13 @@
 #SBATCH --cpus-per-task=2
 
 set -u
+
+# lib/args.sh's help_text: sbatch runs a copy of this file, lib/ is not
+# beside it
+case ${1-} in
+-h | --help) awk 'NR > 3 && (!/^#/ || /^#SBATCH/) { exit }
+	NR > 3 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+esac
 [ $# -eq 2 ] || { echo "usage: sbatch --array=1-N slurm-job.sh DIR TOOLS" >&2; exit 64; }
 [ -n "${SLURM_ARRAY_TASK_ID:-}" ] ||
 	{ echo "slurm-job: not an array task (submit with sbatch --array)" >&2; exit 64; }

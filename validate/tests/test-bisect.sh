@@ -34,7 +34,7 @@ VTREE=${VTREE:-$WORK/vtree}
 bin=$here/validate
 st=$WORK/bisect-test
 fx=$here/tests/fixtures/bisect.patch
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 make -C "$top" -s validate/validate qemu-boot/boot >/dev/null ||
 	{ not_ok "build validate/validate" "make failed"; finish; }

@@ -25,7 +25,7 @@ top=$(cd "$here/.." && pwd)
 WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
 bin=$here/cover-plan
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 make -C "$top" -s validate/cover-plan validate/validate >/dev/null ||
 	{ not_ok "build validate/cover-plan and validate" "make failed"; finish; }

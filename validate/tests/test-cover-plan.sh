@@ -14,7 +14,7 @@ WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
 st=$WORK/test-cover-plan
 bin=$here/cover-plan
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 [ -x "$bin" ] || make -C "$top" -s validate/cover-plan ||
 	{ not_ok "build validate/cover-plan" "make failed"; finish; }

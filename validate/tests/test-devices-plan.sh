@@ -14,7 +14,7 @@
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 make -C "$top" -s validate/tests/devplan ||
 	{ not_ok "build validate/tests/devplan" "make failed"; finish; }

@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
 WORK=${WORK:-$HOME/.cache/ro-campaign}
 st=$WORK/test-elfcheck
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 make -C "$top" -s validate/tests/symbolize ||
 	{ not_ok "build validate/tests/symbolize" "make failed"; finish; }

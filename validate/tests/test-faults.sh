@@ -11,7 +11,7 @@ top=$(cd "$here/.." && pwd)
 WORK=${WORK:-$HOME/.cache/ro-campaign}
 st=$WORK/test-validate-faults
 bin=$here/validate
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 [ -x "$bin" ] || make -C "$top" -s validate/validate ||
 	{ not_ok "build validate/validate" "make failed"; finish; }

@@ -13,7 +13,7 @@ WORK=${WORK:-$HOME/.cache/ro-campaign}
 st=$WORK/test-validate-hostile
 bin=$here/validate
 farm=$here/farm
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 
 # all "SHELL-CONDITION": for check, a condition of several commands
 all() {

@@ -58,7 +58,7 @@ export WORK TREE VTREE FARM_WORK
 bin=$here/validate
 farm=$here/farm
 st=$WORK/jobs-test
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 . "$top/lib/ktree.sh"
 . "$here/tests/slurm-local.sh"
 

@@ -23,7 +23,7 @@ TREE=${TREE:-$WORK/linux}
 VTREE=${VTREE:-$WORK/vtree}
 bin=$here/validate
 st=$WORK/reach-test
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 . "$top/lib/ktree.sh"
 
 [ -x "$bin" ] && [ -x "$top/lib/tests/lib-test" ] ||

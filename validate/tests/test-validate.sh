@@ -39,7 +39,7 @@ TREE=${TREE:-$WORK/linux}
 VTREE=${VTREE:-$WORK/vtree}
 bin=$here/validate
 st=$WORK/validate-test
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 . "$top/lib/ktree.sh"
 
 [ -x "$bin" ] || make -C "$top" -s validate/validate qemu-boot/boot ||
