@@ -701,6 +701,18 @@ qrun "$T/empty"
 [ "$(cat "$T/empty/index.tsv" 2>/dev/null)" = "$(printf 'file\tline\tname\tannotation\tpatch')" ] &&
 	ok "a queue without patches has index.tsv, its header only" ||
 	not_ok "a queue without patches has index.tsv, its header only" "exit $rc: $(head -c 200 "$T/empty/index.tsv" 2>&1)"
+# QUEUE_EXCLUDE is read by column name into queue plan's exclude list,
+# file line name reason; the older columns file name reason get line "-".
+printf 'name\treason\tfile\nx\told list\tkernel/a.c\n' >"$T/old.x"
+QUEUE_EXCLUDE=$T/old.x qrun "$T/exq"
+[ "$rc" -eq 0 ] && [ "$(cat "$T/exq/.core-only.tsv")" = "$(printf 'file\tline\tname\treason\nkernel/a.c\t-\tx\told list')" ] &&
+	ok "QUEUE_EXCLUDE of the older columns, reordered: read by name, line '-'" ||
+	not_ok "QUEUE_EXCLUDE of the older columns, reordered: read by name, line '-'" "exit $rc: $(tr '\n\t' '| ' <"$T/exq/.core-only.tsv" 2>&1)"
+printf 'file\tname\nkernel/a.c\tx\n' >"$T/noreason.x"
+QUEUE_EXCLUDE=$T/noreason.x qrun "$T/exq"
+[ "$rc" -eq 65 ] && grep -q "noreason.x:1: .*reason" "$T/q.err" &&
+	ok "QUEUE_EXCLUDE without a reason column: exit 65 naming FILE:1" ||
+	not_ok "QUEUE_EXCLUDE without a reason column: exit 65 naming FILE:1" "exit $rc: $(head -c 200 "$T/q.err")"
 
 # Issue 34 item 7: with a relative WORK, "git -C TREE worktree add
 # WORK/qtree" made the worktree inside TREE.  queue.sh makes WORK
