@@ -73,17 +73,25 @@ static void row_free(struct crow *r)
 	free(r->evidence);
 }
 
-/* Sort the index; drop the later rows of a repeated key. */
-static void index_rows(struct crows *c)
+/* Sort the index of C's rows by key. */
+static void sort_index(struct crows *c)
 {
-	size_t i, k, n = 0;
-	char *dup;
+	size_t i;
 
-	c->sorted = xmalloc((c->n + 1) * sizeof(*c->sorted));
 	for (i = 0; i < c->n; i++)
 		c->sorted[i] = i;
 	sort_rows = c->v;
 	qsort(c->sorted, c->n, sizeof(*c->sorted), idx_cmp);
+}
+
+/* Index the rows; drop the later rows of a repeated key. */
+static void index_rows(struct crows *c)
+{
+	size_t i, n = 0;
+	char *dup;
+
+	c->sorted = xmalloc((c->n + 1) * sizeof(*c->sorted));
+	sort_index(c);
 	dup = xcalloc(c->n + 1, 1);
 	for (i = 1; i < c->n; i++)
 		if (!key_cmp(&c->v[c->sorted[i - 1]], &c->v[c->sorted[i]]))
@@ -95,16 +103,10 @@ static void index_rows(struct crows *c)
 			c->v[n++] = c->v[i];
 	}
 	free(dup);
-	if (n == c->n)
-		return;
-	c->n = n;
-	for (i = 0; i < c->n; i++)
-		c->sorted[i] = i;
-	sort_rows = c->v;
-	qsort(c->sorted, c->n, sizeof(*c->sorted), idx_cmp);
-	for (k = 0; k + 1 < c->n; k++)	/* no repeated key is left */
-		if (!key_cmp(&c->v[c->sorted[k]], &c->v[c->sorted[k + 1]]))
-			die(RC_HOST, "cand.c: a repeated key survived");
+	if (n < c->n) {
+		c->n = n;
+		sort_index(c);
+	}
 }
 
 /* An optional enum field: its index, DEF without the column, -1 bad. */
