@@ -384,10 +384,10 @@ stage_begin 3 "queue: per-subsystem patch series"
 # into a list, and a later register or deregister writes its list_head).
 # The fast profile builds and loads too few modules to rule that out, so
 # those are only queued on the evidence of a wide validation.
-printf 'file\tname\treason\n' >"$cdir/exclude.tsv"
+printf 'file\tline\tname\treason\n' >"$cdir/exclude.tsv"
 if [ "$profile" = fast ]; then
 	tsv_awk "$cdir/scope.tsv" 'NR > 1 && $c_class == "ro_after_init" && $c_confidence == "medium" {
-		printf "%s\t%s\tmedium confidence (its address escapes; a callee may keep it): fast-profile boots are not enough evidence, validate with PROFILE=wide\n", $c_file, $c_name }' \
+		printf "%s\t%s\t%s\tmedium confidence (its address escapes; a callee may keep it): fast-profile boots are not enough evidence, validate with PROFILE=wide\n", $c_file, $c_line, $c_name }' \
 		>>"$cdir/exclude.tsv" || die 70 "awk failed on $cdir/scope.tsv"
 fi
 q_stamp=$(stamp_of "$cdir/journal.tsv" "$cdir/scope.tsv" "$cdir/exclude.tsv" \

@@ -159,7 +159,7 @@ static void candidate_row(struct sb *f, struct report *r, struct var *v)
 
 	row_head(f, vd, v, 1);
 	sb_addf(f, "<code class=\"annotation\">%s</code></td><td class=\"value\">%s</td><td>",
-		annot_name[v->annot], value_name[v->value]);
+		annot_attr[v->annot], value_name[v->value]);
 	html_esc(f, v->confidence);
 	sb_add(f, "</td><td>");
 	html_esc(f, v->reason);
@@ -304,9 +304,9 @@ static void kind_table(struct sb *f, const struct report *r)
 	for (s = 0; s < KS_NR; s++)
 		sb_addf(f, "<th>%s</th>", kstage_name[s]);
 	sb_add(f, "</tr>\n");
-	for (a = 0; a < A_NR; a++) {
+	for (a = 0; a < AN_NR; a++) {
 		sb_addf(f, "<tr data-annotation=\"%s\"><td><code>%s</code></td>",
-			annot_name[a], annot_name[a]);
+			annot_attr[a], annot_attr[a]);
 		for (s = 0; s < KS_NR; s++)
 			sb_addf(f, "<td data-stage=\"%s\">%d</td>",
 				kstage_name[s], r->kind_count[a][s]);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report-read.c - the report's inputs, joined per variable: the
- * candidates (candidates.tsv columns, by name), the final verdict of each
- * in the journal, the writers' definitions in the facts and the queued
- * patch that annotates each.  Bad input dies with RC_DATA naming
- * FILE:LINE (lib/tsv.h, lib/journal.h); an I/O error dies with RC_HOST.
+ * candidates (lib/cand), the final verdict of each in the journal, the
+ * writers' definitions in the facts and the queued patch that annotates
+ * each (the queue's index.tsv), all by the key (file, line, name).  Bad
+ * input dies with RC_DATA naming FILE:LINE (lib/tsv.h, lib/journal.h,
+ * lib/cand.h); an I/O error dies with RC_HOST.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,99 +36,54 @@ static struct var *push(struct var **v, int *n, int *cap)
 	return &(*v)[(*n)++];
 }
 
-enum { K_RO, K_CONST, K_REJECTED, K_ALREADY, K_SKIP, K_INITDATA };
-
 /*
- * An initdata row's annotation, as validate takes it: the optional
- * annotation column's, else __initconst when the reason names it.
+ * The conversions and the finder's rejections of candidates.tsv, read by
+ * lib/cand (the key (file, line, name), a repeated key once).
  */
-static enum annot initdata_annot(struct tsv *t, int col, const char *reason)
-{
-	static const char *const names[] = {
-		[A_RO_AFTER_INIT] = "ro_after_init", [A_INITDATA] = "initdata",
-		[A_INITCONST] = "initconst", [A_NR] = "-" };
-	int k = col < 0 ? A_NR : tsv_enum(t, col, names, ARRAY_SIZE(names));
-
-	if (k < 0)
-		tsv_fail(t);
-	if (k < A_NR)
-		return (enum annot)k;
-	return strstr(reason, "__initconst") ? A_INITCONST : A_INITDATA;
-}
-
 void read_candidates(struct report *r, const char *path)
 {
-	static const char *const cols[] = { "file", "line", "name", "class",
-		"confidence", "reason", "evidence" };
-	static const char *const classes[] = { [K_RO] = "ro_after_init",
-		[K_CONST] = "const", [K_REJECTED] = "rejected",
-		[K_ALREADY] = "already", [K_SKIP] = "skip",
-		[K_INITDATA] = "initdata" };
-	static const char *const confidences[] = { "-", "high", "medium",
-		"low" };
-	enum { C_FILE, C_LINE, C_NAME, C_CLASS, C_CONF, C_REASON, C_EV };
-	struct tsv t;
-	int c[ARRAY_SIZE(cols)], k, rc, ca, cv;
+	struct crows c;
+	long bad;
 	size_t i;
 
-	if (tsv_open(&t, path, 0))
-		tsv_fail(&t);
-	for (i = 0; i < ARRAY_SIZE(cols); i++) {
-		c[i] = tsv_need(&t, cols[i]);
-		if (c[i] < 0)
-			tsv_fail(&t);
-	}
-	ca = tsv_col(&t, "annotation");	/* optional */
-	cv = tsv_col(&t, "value");	/* optional: an older finder's has none */
-	while ((rc = tsv_next(&t)) > 0) {
-		char **f = t.field;
+	bad = crows_read(path, CL_CONVERSIONS | 1u << CL_REJECTED,
+			 1u << CC_CONFIDENCE | 1u << CC_REASON |
+			 1u << CC_EVIDENCE, 0, &c);
+	if (bad)
+		die(c.sys_errno ? RC_HOST : RC_DATA,
+		    "%s: cannot be read (see above); nothing was written", path);
+	r->scanned = (int)c.nrows;
+	for (i = 0; i < c.n; i++) {
+		struct crow *row = &c.v[i];
 		struct var *v;
-		long line;
 
-		r->scanned++;
-		if (tsv_path(&t, c[C_FILE]) || tsv_ident(&t, c[C_NAME]) ||
-		    tsv_long(&t, c[C_LINE], 1, 100000000, &line) ||
-		    tsv_enum(&t, c[C_CONF], confidences,
-			     ARRAY_SIZE(confidences)) < 0)
-			tsv_fail(&t);
-		k = tsv_enum(&t, c[C_CLASS], classes, ARRAY_SIZE(classes));
-		if (k < 0)
-			tsv_fail(&t);
-		if (k == K_RO || k == K_INITDATA)
-			v = push(&r->v, &r->n, &r->cap);
-		else if (k == K_REJECTED)
+		if (row->class == CL_REJECTED)
 			v = push(&r->fr, &r->nfr, &r->capfr);
 		else
-			continue;
-		v->file = xstrdup(f[c[C_FILE]]);
-		v->line = line;
-		v->name = xstrdup(f[c[C_NAME]]);
-		v->confidence = xstrdup(f[c[C_CONF]]);
-		v->reason = xstrdup(f[c[C_REASON]]);
-		v->evidence = xstrdup(f[c[C_EV]]);
-		v->value = VAL_NONE;
-		if (cv >= 0) {
-			int val = tsv_enum(&t, cv, value_name, VAL_NONE);
-
-			if (val < 0)
-				tsv_fail(&t);
-			v->value = val;
-		}
-		if (k == K_INITDATA)
-			v->annot = initdata_annot(&t, ca, v->reason);
+			v = push(&r->v, &r->n, &r->cap);
+		v->file = row->file;
+		v->line = row->line;
+		v->name = row->name;
+		v->reason = row->reason;
+		v->evidence = row->evidence;
+		row->file = row->name = row->reason = row->evidence = NULL;
+		v->confidence = xstrdup(conf_name[row->conf]);
+		v->value = row->value;
+		if (row->class != CL_REJECTED)
+			v->annot = row->annot;
 	}
-	if (rc < 0)
-		tsv_fail(&t);
-	tsv_close(&t);
+	crows_free(&c);
 }
 
-static struct var *find_var(struct report *r, const char *file,
+/* The conversion of key (FILE, LINE, NAME), the journal's key too. */
+static struct var *find_var(struct report *r, const char *file, long line,
 			    const char *name)
 {
 	int i;
 
 	for (i = 0; i < r->n; i++)
-		if (!strcmp(r->v[i].name, name) && !strcmp(r->v[i].file, file))
+		if (r->v[i].line == line && !strcmp(r->v[i].name, name) &&
+		    !strcmp(r->v[i].file, file))
 			return &r->v[i];
 	return NULL;
 }
@@ -144,7 +100,7 @@ void read_journal(struct report *r, const char *path)
 	journal_final(&rows, NULL, NULL);
 	for (i = 0; i < rows.n; i++) {
 		struct jrow *j = &rows.v[i];
-		struct var *v = find_var(r, j->file, j->variable);
+		struct var *v = find_var(r, j->file, j->line, j->variable);
 
 		if (!v)
 			continue; /* validated in another scope of the journal */
@@ -152,9 +108,9 @@ void read_journal(struct report *r, const char *path)
 		v->level = j->level;
 		v->vevidence = xstrdup(j->evidence);
 		/* validate's section check names the annotation it took */
-		if (j->verdict == V_ACCEPTED && v->annot != A_RO_AFTER_INIT)
+		if (j->verdict == V_ACCEPTED && v->annot != AN_RO)
 			v->annot = strstr(j->evidence, "section=.init.rodata") ?
-				   A_INITCONST : A_INITDATA;
+				   AN_INITCONST : AN_INITDATA;
 	}
 	journal_rows_free(&rows);
 }
@@ -193,90 +149,79 @@ void read_funcs(struct report *r, const char *facts)
 	free(path);
 }
 
-/* Cut the line at S off at its newline; the next line. */
-static char *cut_line(char *s)
-{
-	char *nl = strchr(s, '\n');
-
-	if (!nl)
-		return s + strlen(s);
-	*nl = '\0';
-	return nl + 1;
-}
-
-/* Text files only: a NUL byte would hide what follows it. */
-static void refuse_nul(const char *path, const char *buf, size_t len)
-{
-	const char *nul = memchr(buf, '\0', len), *p;
-	unsigned long line = 1;
-
-	if (!nul)
-		return;
-	for (p = buf; p < nul; p++)
-		line += *p == '\n';
-	die(RC_DATA, "%s:%lu: NUL byte in a text file", path, line);
-}
-
-/* The conversions whose name one of PATCH's added lines annotates. */
-static void link_patch(struct report *r, const char *queue,
-		       const char *series, unsigned long lineno,
+/* The queue holds PATCH, a regular file; else die naming INDEX:LINE. */
+static void need_patch(const struct tsv *t, const char *queue,
 		       const char *patch)
 {
-	char *path = xasprintf("%s/%s", queue, patch), *buf, *l, *next;
-	size_t len;
-	int i;
+	char *path = xasprintf("%s/%s", queue, patch);
+	struct stat st;
 
-	buf = read_file(path, &len);
-	if (!buf)
+	if (stat(path, &st))
 		die(errno == ENOENT ? RC_DATA : RC_HOST, "%s:%lu: %s: %s",
-		    series, lineno, path, strerror(errno));
-	refuse_nul(path, buf, len);
-	for (l = buf; *l; l = next) {
-		next = cut_line(l);
-		if (l[0] != '+' || l[1] == '+')
-			continue;
-		for (i = 0; i < r->n; i++) {
-			struct var *v = &r->v[i];
-
-			if (!v->patch && strstr(l, annot_name[v->annot]) &&
-			    has_identifier(l, v->name))
-				v->patch = xstrdup(patch);
-		}
-	}
-	free(buf);
+		    t->path, t->lineno, path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		die(RC_DATA, "%s:%lu: %s: not a patch file", t->path,
+		    t->lineno, path);
 	free(path);
 }
 
-/* QUEUE/series names the patches; no series, no links. */
+/*
+ * QUEUE/index.tsv (FORMATS.md, written by patches/queue.sh) names the
+ * patch of each queued variable by its key (file, line, name) and its
+ * annotation; a conversion links the patch of its own key and kind.  A
+ * queue without index.tsv and without patches (no series, or an empty
+ * one) has no links; one with patches was made before queue.sh wrote the
+ * index and is refused.
+ */
 void link_patches(struct report *r, const char *queue)
 {
-	char *path = xasprintf("%s/series", queue), *series, *line, *next;
-	unsigned long lineno = 0;
+	static const char *const cols[] = { "file", "line", "name",
+		"annotation", "patch" };
+	enum { C_FILE, C_LINE, C_NAME, C_ANNOT, C_PATCH };
+	char *path = xasprintf("%s/index.tsv", queue), *series;
+	int c[ARRAY_SIZE(cols)], a, rc;
 	struct stat st;
-	size_t len;
+	struct tsv t;
+	struct var *v;
+	size_t i;
+	long line;
 
-	series = read_file(path, &len);
-	if (!series) {
+	if (stat(queue, &st) || !S_ISDIR(st.st_mode))
+		die(RC_DATA, "--queue %s: no such directory (the queue that patches/queue.sh wrote)",
+		    queue);
+	if (stat(path, &st)) {
 		if (errno != ENOENT)
 			die(RC_HOST, "%s: %s", path, strerror(errno));
-		/* a queue without patches has no series; a typo has no queue */
-		if (stat(queue, &st) || !S_ISDIR(st.st_mode))
-			die(RC_DATA, "--queue %s: no such directory (the queue that patches/queue.sh wrote)",
-			    queue);
+		series = xasprintf("%s/series", queue);
+		if (!stat(series, &st) && st.st_size > 0)
+			die(RC_DATA, "%s: no such file, but %s names patches: the queue was made before patches/queue.sh wrote its index (make queue again)",
+			    path, series);
+		free(series);
 		free(path);
 		return;
 	}
-	refuse_nul(path, series, len);
-	for (line = series; *line; line = next) {
-		lineno++;
-		next = cut_line(line);
-		if (!*line || *line == '#')
-			continue;
-		if (!is_tree_path(line))
-			die(RC_DATA, "%s:%lu: '%s' is not a path inside the queue",
-			    path, lineno, line);
-		link_patch(r, queue, path, lineno, line);
+	if (tsv_open(&t, path, 0))
+		tsv_fail(&t);
+	for (i = 0; i < ARRAY_SIZE(cols); i++) {
+		c[i] = tsv_need(&t, cols[i]);
+		if (c[i] < 0)
+			tsv_fail(&t);
 	}
-	free(series);
+	while ((rc = tsv_next(&t)) > 0) {
+		if (tsv_path(&t, c[C_FILE]) || tsv_ident(&t, c[C_NAME]) ||
+		    tsv_long(&t, c[C_LINE], 1, 100000000, &line) ||
+		    tsv_path(&t, c[C_PATCH]))
+			tsv_fail(&t);
+		a = tsv_enum(&t, c[C_ANNOT], annot_name, AN_NR);
+		if (a < 0)
+			tsv_fail(&t);
+		need_patch(&t, queue, t.field[c[C_PATCH]]);
+		v = find_var(r, t.field[c[C_FILE]], line, t.field[c[C_NAME]]);
+		if (v && !v->patch && v->annot == (enum annot)a)
+			v->patch = xstrdup(t.field[c[C_PATCH]]);
+	}
+	if (rc < 0)
+		tsv_fail(&t);
+	tsv_close(&t);
 	free(path);
 }

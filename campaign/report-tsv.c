@@ -51,7 +51,7 @@ void write_tsv(struct report *r, const char *dir)
 		tsv_field(&f, v->reason, 0);
 		tsv_field(&f, v->evidence, 0);
 		tsv_field(&f, v->vevidence ? v->vevidence : "-", 0);
-		sb_addf(&f, "%s\t%s\n", annot_name[v->annot],
+		sb_addf(&f, "%s\t%s\n", annot_attr[v->annot],
 			value_name[v->value]);
 	}
 	free(order);
@@ -70,8 +70,8 @@ void write_tsv(struct report *r, const char *dir)
 	for (s = 0; s < KS_NR; s++)
 		sb_addf(&f, "\t%s", kstage_name[s]);
 	sb_addc(&f, '\n');
-	for (i = 0; i < A_NR; i++) {
-		sb_add(&f, annot_name[i]);
+	for (i = 0; i < AN_NR; i++) {
+		sb_add(&f, annot_attr[i]);
 		for (s = 0; s < KS_NR; s++)
 			sb_addf(&f, "\t%d", r->kind_count[i][s]);
 		sb_addc(&f, '\n');

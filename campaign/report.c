@@ -41,12 +41,6 @@ const char *const stage_label[S_NR] = {
 	"built, in its annotation's section", "booted and exercised", "accepted",
 };
 
-const char *const annot_name[A_NR] = {
-	[A_RO_AFTER_INIT] = "__ro_after_init",
-	[A_INITDATA] = "__initdata",
-	[A_INITCONST] = "__initconst",
-};
-
 const char *const kstage_name[KS_NR] = {
 	"candidates", "validated", "accepted", "queued",
 };
@@ -164,11 +158,6 @@ static int cmp_var(const void *a, const void *b)
 	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
-const char *const value_name[VAL_NR] = {
-	"fn-pointer", "object-pointer", "bound", "policy", "param", "setting",
-	"-",
-};
-
 static const struct report *order_r;
 
 static int cmp_value(const void *a, const void *b)
@@ -197,7 +186,8 @@ static const char usage[] =
 "              [--facts DIR] [--title TEXT]\n"
 "\n"
 "Join a campaign's candidates.tsv, the validator's journal.tsv and the\n"
-"queue into DIR/report.html (static page, inline SVG funnel), and\n"
+"queue's index.tsv, by the key (file, line, name), into DIR/report.html\n"
+"(static page, inline SVG funnel), and\n"
 "DIR/report.tsv, DIR/funnel.tsv and DIR/kinds.tsv (each annotation's\n"
 "funnel) for scripts.  --facts (the finder's facts directory) lets a\n"
 "rejection name the writer's file:line.\n"
@@ -275,15 +265,15 @@ int main(int argc, char **argv)
 	       r.level_count[EV_LEVEL_BOOTED],
 	       r.level_count[EV_LEVEL_BUILT]);
 	printf("report: by annotation: %s %d (accepted %d, queued %d), %s %d (accepted %d, queued %d), %s %d (accepted %d, queued %d)\n",
-	       annot_name[A_RO_AFTER_INIT],
-	       r.kind_count[A_RO_AFTER_INIT][KS_CANDIDATES],
-	       r.kind_count[A_RO_AFTER_INIT][KS_ACCEPTED],
-	       r.kind_count[A_RO_AFTER_INIT][KS_QUEUED],
-	       annot_name[A_INITDATA], r.kind_count[A_INITDATA][KS_CANDIDATES],
-	       r.kind_count[A_INITDATA][KS_ACCEPTED],
-	       r.kind_count[A_INITDATA][KS_QUEUED],
-	       annot_name[A_INITCONST], r.kind_count[A_INITCONST][KS_CANDIDATES],
-	       r.kind_count[A_INITCONST][KS_ACCEPTED],
-	       r.kind_count[A_INITCONST][KS_QUEUED]);
+	       annot_attr[AN_RO],
+	       r.kind_count[AN_RO][KS_CANDIDATES],
+	       r.kind_count[AN_RO][KS_ACCEPTED],
+	       r.kind_count[AN_RO][KS_QUEUED],
+	       annot_attr[AN_INITDATA], r.kind_count[AN_INITDATA][KS_CANDIDATES],
+	       r.kind_count[AN_INITDATA][KS_ACCEPTED],
+	       r.kind_count[AN_INITDATA][KS_QUEUED],
+	       annot_attr[AN_INITCONST], r.kind_count[AN_INITCONST][KS_CANDIDATES],
+	       r.kind_count[AN_INITCONST][KS_ACCEPTED],
+	       r.kind_count[AN_INITCONST][KS_QUEUED]);
 	return RC_OK;
 }

@@ -8,6 +8,7 @@
 #define RO_REPORT_H
 
 #include "base.h"
+#include "cand.h"
 #include "evidence.h"
 
 enum stage { S_SCANNED, S_CANDIDATES, S_VALIDATED, S_BUILT, S_BOOTED,
@@ -19,24 +20,19 @@ extern const char *const stage_label[S_NR];
 extern const char *const level_stage[EV_LEVEL_NR];
 extern const char *const level_label[EV_LEVEL_NR];
 
-/* A conversion's kind: the annotation it adds. */
-enum annot { A_RO_AFTER_INIT, A_INITDATA, A_INITCONST, A_NR };
-extern const char *const annot_name[A_NR];
+/*
+ * A conversion's kind, the annotation it adds, and what it protects (the
+ * value column, VAL_NONE without it) are lib/cand.h's: enum annot with
+ * annot_attr[], enum cand_value with value_name[].
+ */
+
 /* Its funnel, per kind: kinds.tsv columns, the HTML table. */
 enum kstage { KS_CANDIDATES, KS_VALIDATED, KS_ACCEPTED, KS_QUEUED, KS_NR };
 extern const char *const kstage_name[KS_NR];
 
-/*
- * What a candidate protects: candidates.tsv's value column, in rank
- * order (FORMATS.md); VAL_NONE for a candidates.tsv without it.
- */
-enum value { VAL_FN, VAL_OBJECT, VAL_BOUND, VAL_POLICY, VAL_PARAM,
-	     VAL_SETTING, VAL_NONE, VAL_NR };
-extern const char *const value_name[VAL_NR];
-
 struct var {
 	char *file, *name, *confidence, *reason, *evidence;
-	enum value value;
+	enum cand_value value;
 	long line;
 	const char *verdict;	/* NULL: not validated yet */
 	enum ev_level level;	/* the journal's, "-" unless accepted */
@@ -54,7 +50,7 @@ struct report {
 	int scanned;
 	int count[S_NR];
 	int level_count[EV_LEVEL_NR];	/* the accepted ones, per level */
-	int kind_count[A_NR][KS_NR];	/* each kind's funnel */
+	int kind_count[AN_NR][KS_NR];	/* each kind's funnel */
 	char **fn_name, **fn_where;	/* function -> file:line (facts) */
 	int nfn;
 };

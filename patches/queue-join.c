@@ -10,10 +10,10 @@
  * .init.rodata); the finder's writers say why it is safe; it is grouped
  * by the MAINTAINERS area of its file, and its kind (the annotation) is
  * part of its sort key: kinds never share a patch.  Every other final
- * verdict, every accepted variable the exclude list names, and, unless
- * allow_built, every accepted variable of evidence level built (only
- * compiled, not booted through its code) is "not queued" with the
- * journal's (or the list's) reason.
+ * verdict, every accepted variable the exclude list names (by file, line
+ * and name), and, unless allow_built, every accepted variable of
+ * evidence level built (only compiled, not booted through its code) is
+ * "not queued" with the journal's (or the list's) reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,73 +21,6 @@
 
 #include "queue-plan.h"
 #include "queue-prefix.h"
-
-struct cols {
-	int file, line, name, class, conf, reason, evidence;
-	int value;	/* -1: no value column, every variable a setting */
-};
-
-/* candidates.tsv's key (file, line, name), sortable, with its row. */
-struct ckey {
-	const char *file, *name;
-	long line;
-	size_t row;
-};
-
-static int ckey_cmp(const void *a, const void *b)
-{
-	const struct ckey *ka = a, *kb = b;
-	int d = strcmp(ka->file, kb->file);
-
-	if (!d)
-		d = strcmp(ka->name, kb->name);
-	if (!d)
-		d = ka->line < kb->line ? -1 : ka->line > kb->line;
-	if (!d)
-		d = ka->row < kb->row ? -1 : ka->row > kb->row;
-	return d;
-}
-
-static struct ckey *sorted_keys(const struct tsv_table *t,
-				const struct cols *cc)
-{
-	struct ckey *k = xmalloc((t->nrows + 1) * sizeof(*k));
-	size_t i;
-
-	for (i = 0; i < t->nrows; i++) {
-		k[i].file = t->rows[i][cc->file];
-		k[i].name = t->rows[i][cc->name];
-		k[i].line = strtol(t->rows[i][cc->line], NULL, 10);
-		k[i].row = i;
-	}
-	qsort(k, t->nrows, sizeof(*k), ckey_cmp);
-	return k;
-}
-
-/*
- * The row of (FILE, LINE, NAME), the journal's key too: the #ifdef
- * variants of a variable are definitions of their own.  The first such
- * row (a repeated key is a duplicate), or -1 if there is none.
- */
-static long find_cand(const struct ckey *k, size_t n, const char *file,
-		      long line, const char *name)
-{
-	struct ckey want = { file, name, line, 0 };
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ckey_cmp(&k[mid], &want) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < n && !strcmp(k[lo].file, file) && !strcmp(k[lo].name, name) &&
-	    k[lo].line == line)
-		return (long)k[lo].row;
-	return -1;
-}
 
 static int var_cmp(const void *a, const void *b)
 {
@@ -163,22 +96,6 @@ static void check_quotable(const char *path, unsigned long line,
 		    path, line, col, text, word);
 }
 
-/* Every row's FILE is a tree path and NAME an identifier. */
-static void check_keys(const struct tsv_table *t, int file, int name)
-{
-	size_t i;
-
-	for (i = 0; i < t->nrows; i++) {
-		if (!is_tree_path(t->rows[i][file]))
-			die(RC_DATA, "%s:%lu: column 'file': '%s' is not a path relative to the tree root (no '/' at the start, no '.' or '..')",
-			    t->path, t->lineno[i], t->rows[i][file]);
-		if (!is_identifier(t->rows[i][name]))
-			die(RC_DATA, "%s:%lu: column '%s': '%s' is not a C identifier",
-			    t->path, t->lineno[i], t->head[name],
-			    t->rows[i][name]);
-	}
-}
-
 static void load(struct tsv_table *t, const char *path)
 {
 	if (tsv_load(t, path, 0))
@@ -194,75 +111,88 @@ static int need(const struct tsv_table *t, const char *name)
 	return c;
 }
 
-static void cand_cols(const struct tsv_table *t, struct cols *cc)
+/*
+ * The exclude list E: every row's file is a tree path, its line a number
+ * or "-" (every definition of the name in the file; a list without the
+ * line column, as they were before it, is read so), its name an
+ * identifier.
+ */
+static void check_exclude(const struct tsv_table *e)
 {
+	int cf = need(e, "file"), cl = tsv_table_col(e, "line");
+	int cn = need(e, "name");
 	size_t i;
 	long v;
 
-	cc->file = need(t, "file");
-	cc->line = need(t, "line");
-	cc->name = need(t, "name");
-	cc->class = need(t, "class");
-	cc->conf = need(t, "confidence");
-	cc->reason = need(t, "reason");
-	cc->evidence = need(t, "evidence");
-	cc->value = tsv_table_col(t, "value");
-	check_keys(t, cc->file, cc->name);
-	for (i = 0; i < t->nrows; i++)
-		if (parse_long(t->rows[i][cc->line], 1, 100000000, &v))
-			die(RC_DATA, "%s:%lu: column 'line': '%s' is not a number from 1 to 100000000",
-			    t->path, t->lineno[i], t->rows[i][cc->line]);
+	need(e, "reason");
+	for (i = 0; i < e->nrows; i++) {
+		char **r = e->rows[i];
+
+		if (!is_tree_path(r[cf]))
+			die(RC_DATA, "%s:%lu: column 'file': '%s' is not a path relative to the tree root (no '/' at the start, no '.' or '..')",
+			    e->path, e->lineno[i], r[cf]);
+		if (cl >= 0 && strcmp(r[cl], "-") &&
+		    parse_long(r[cl], 1, 100000000, &v))
+			die(RC_DATA, "%s:%lu: column 'line': '%s' is neither a number from 1 to 100000000 nor '-'",
+			    e->path, e->lineno[i], r[cl]);
+		if (!is_identifier(r[cn]))
+			die(RC_DATA, "%s:%lu: column 'name': '%s' is not a C identifier",
+			    e->path, e->lineno[i], r[cn]);
+	}
+}
+
+/* candidates.tsv, every class (lib/cand.h): its key and vocabulary checked. */
+static void load_cands(struct crows *c, const char *path)
+{
+	long bad = crows_read(path, (1u << CL_NR) - 1, 1u << CC_CONFIDENCE |
+			      1u << CC_REASON | 1u << CC_EVIDENCE, 0, c);
+
+	if (bad)
+		die(c->sys_errno ? RC_HOST : RC_DATA,
+		    "%s: cannot read it (see above)", path);
 }
 
 /*
- * 1 if (FILE, NAME) is in the exclude table E (columns file, name,
- * reason); *WHY gets the reason.
+ * 1 if (FILE, LINE, NAME) is in the exclude table E (columns file, line,
+ * name, reason; a line "-" or no line column: any line); *WHY gets the
+ * reason.
  */
-static int excluded(const struct tsv_table *e, const char *file,
+static int excluded(const struct tsv_table *e, const char *file, long line,
 		    const char *name, const char **why)
 {
 	int cf = tsv_table_col(e, "file"), cn = tsv_table_col(e, "name");
-	int cr = tsv_table_col(e, "reason");
+	int cl = tsv_table_col(e, "line"), cr = tsv_table_col(e, "reason");
 	size_t i;
 
 	for (i = 0; cf >= 0 && cn >= 0 && cr >= 0 && i < e->nrows; i++) {
 		char **r = e->rows[i];
 
-		if (!strcmp(r[cf], file) && !strcmp(r[cn], name)) {
-			*why = r[cr];
-			return 1;
-		}
+		if (strcmp(r[cf], file) || strcmp(r[cn], name))
+			continue;
+		if (cl >= 0 && strcmp(r[cl], "-") &&
+		    strtol(r[cl], NULL, 10) != line)
+			continue;
+		*why = r[cr];
+		return 1;
 	}
 	return 0;
 }
 
-const char *const vkind_name[VK_NR] = {
-	"ro_after_init", "initdata", "initconst",
-};
-const char *const vkind_attr[VK_NR] = {
-	"__ro_after_init", "__initdata", "__initconst",
-};
-const char *const vkind_section[VK_NR] = {
-	".data..ro_after_init", ".init.data", ".init.rodata",
-};
-const char *const vvalue_name[VV_NR] = {
-	"fn-pointer", "object-pointer", "policy", "bound", "param", "setting",
-};
 const char *const vgroup_words[VG_NR] = {
 	"pointers set once at init", "tables", "module parameters", "settings",
 };
 
-/* The value of candidates.tsv's row R ("-": a setting), or -1. */
-static int value_of(char **r, const struct cols *cc)
+/* The queue's value of candidates.tsv's row R ("-": a setting). */
+static enum vvalue value_of(const struct crow *r)
 {
-	int k;
+	static const enum vvalue vv[VAL_NR] = {
+		[VAL_FN] = VV_FN_POINTER, [VAL_OBJECT] = VV_OBJECT_POINTER,
+		[VAL_BOUND] = VV_BOUND, [VAL_POLICY] = VV_POLICY,
+		[VAL_PARAM] = VV_PARAM, [VAL_SETTING] = VV_SETTING,
+		[VAL_NONE] = VV_SETTING,
+	};
 
-	if (cc->value < 0 || !strcmp(r[cc->value], "-"))
-		return VV_SETTING;
-	for (k = 0; k < VV_NR; k++)
-		if (!strcmp(r[cc->value], vvalue_name[k]))
-			return k;
-	return -1;
+	return vv[r->value];
 }
 
 /*
@@ -300,7 +230,7 @@ static int evidence_kind(const struct var *v)
 		if (strcmp(it[i].key, "section"))
 			continue;
 		for (k = VK_INITDATA; k < VK_NR; k++)
-			if (it[i].value && !strcmp(it[i].value, vkind_section[k]))
+			if (it[i].value && !strcmp(it[i].value, annot_section[k]))
 				break;
 		if (k == VK_NR)
 			k = -1;
@@ -310,28 +240,29 @@ static int evidence_kind(const struct var *v)
 	return k;
 }
 
-/* The candidates.tsv side of accepted variable V: its row R, line LINE. */
-static void take_cand(struct var *v, char **r, unsigned long line,
-		      const struct cols *cc, const struct plan_opts *o)
+/* The candidates.tsv side of accepted variable V: its row R. */
+static void take_cand(struct var *v, const struct crow *r,
+		      const struct plan_opts *o)
 {
-	int kind = evidence_kind(v), init = !strcmp(r[cc->class], "initdata");
+	int kind = evidence_kind(v), init = r->class == CL_INITDATA;
+	unsigned long line = r->lineno;
 	struct ev_writer *w;
-	int i, val;
+	int i;
 
-	if (strcmp(r[cc->class], "ro_after_init") && !init)
+	if (r->class != CL_RO && !init)
 		die(RC_DATA, "%s:%lu: %s in %s is accepted but %s now classes it '%s' (%s); re-run validation",
 		    o->journal, v->jline, v->name, v->file, o->candidates,
-		    r[cc->class], r[cc->reason]);
+		    class_name[r->class], r->reason);
 	if (kind < 0)
 		die(RC_DATA, "%s:%lu: column 'evidence': %s in %s was accepted in a section of no annotation (%s)",
 		    o->journal, v->jline, v->name, v->file, v->evidence);
 	if (init != (kind != VK_RO))
 		die(RC_DATA, "%s:%lu: %s in %s was accepted as %s but %s classes it '%s' (%s); re-run validation",
-		    o->journal, v->jline, v->name, v->file, vkind_attr[kind],
-		    o->candidates, r[cc->class], r[cc->reason]);
+		    o->journal, v->jline, v->name, v->file, annot_attr[kind],
+		    o->candidates, class_name[r->class], r->reason);
 	v->kind = kind;
-	v->reason = r[cc->reason];
-	v->conf = r[cc->conf];
+	v->reason = r->reason;
+	v->conf = conf_name[r->conf];
 	/* an init kind's reason goes in a bullet (queue-msg.c) */
 	if (kind == VK_RO)
 		check_quotable(o->candidates, line, "reason", v->reason);
@@ -339,10 +270,10 @@ static void take_cand(struct var *v, char **r, unsigned long line,
 		die(RC_DATA, "%s:%lu: column 'reason': a control character in '%s'",
 		    o->candidates, line, v->reason);
 	check_quotable(o->candidates, line, "confidence", v->conf);
-	v->nw = ev_writers_parse(r[cc->evidence], &v->w, &v->more);
+	v->nw = ev_writers_parse(r->evidence, &v->w, &v->more);
 	if (v->nw < 0)
 		die(RC_DATA, "%s:%lu: column 'evidence': '%s' is not a list of writers FILE:LINE:FUNC:FORM;...",
-		    o->candidates, line, r[cc->evidence]);
+		    o->candidates, line, r->evidence);
 	for (i = 0; i < v->nw; i++) {
 		w = &v->w[i];
 		if (!is_tree_path(w->file))
@@ -353,11 +284,7 @@ static void take_cand(struct var *v, char **r, unsigned long line,
 			die(RC_DATA, "%s:%lu: column 'evidence': a control character in writer %s:%ld",
 			    o->candidates, line, w->file, w->line);
 	}
-	val = value_of(r, cc);
-	if (val < 0)
-		die(RC_DATA, "%s:%lu: column 'value': '%s' is not one of fn-pointer, object-pointer, bound, policy, param, setting",
-		    o->candidates, line, r[cc->value]);
-	v->value = val;
+	v->value = value_of(r);
 	v->group = group_of(v, o);
 }
 
@@ -452,23 +379,18 @@ static char *history_prefix(const struct tsv_table *t, const char *file)
 void plan_join(struct plan_in *in, const struct plan_opts *o,
 	       const struct maint *m)
 {
-	struct cols cc;
-	struct ckey *ckeys;
 	size_t i;
 	const char *date = "2000-01-01T00:00:00Z";
 
 	memset(in, 0, sizeof(*in));
 	if (journal_read(o->journal, &in->j))
 		die(RC_DATA, "%s: not a valid journal (see above)", o->journal);
-	load(&in->cands, o->candidates);
-	cand_cols(&in->cands, &cc);
+	load_cands(&in->cands, o->candidates);
 	if (o->prefixes)
 		load_prefixes(&in->pfx, o->prefixes);
 	if (o->exclude) {
 		load(&in->excl, o->exclude);
-		check_keys(&in->excl, need(&in->excl, "file"),
-			   need(&in->excl, "name"));
-		need(&in->excl, "reason");
+		check_exclude(&in->excl);
 	}
 	/* The newest journal time dates the commits, so reruns agree. */
 	for (i = 0; i < in->j.n; i++)
@@ -477,19 +399,18 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 	in->date = xstrdup(date);
 	in->nrows = in->j.n;
 	in->nvars = journal_final(&in->j, NULL, NULL);
-	ckeys = sorted_keys(&in->cands, &cc);
 	in->acc = xmalloc((in->nvars + 1) * sizeof(*in->acc));
 	in->other = xmalloc((in->nvars + 1) * sizeof(*in->other));
 	for (i = 0; i < in->nvars; i++) {
 		struct var v = var_of(&in->j.v[i], o);
+		const struct crow *c;
 		const char *why;
-		long c;
 
 		if (strcmp(v.verdict, "accepted")) {
 			in->other[in->nother++] = v;
 			continue;
 		}
-		if (excluded(&in->excl, v.file, v.name, &why)) {
+		if (excluded(&in->excl, v.file, v.line, v.name, &why)) {
 			free(v.evidence);
 			v.evidence = ev_one_line(why, (size_t)-1);
 			v.verdict = "dropped";
@@ -502,12 +423,12 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 			in->nbuilt++;
 			continue;
 		}
-		c = find_cand(ckeys, in->cands.nrows, v.file, v.line, v.name);
-		if (c < 0)
+		c = crows_find(&in->cands, v.file, v.line, v.name);
+		if (!c)
 			die(RC_DATA, "%s:%lu: %s in %s (line %ld) is accepted but not in %s; cannot say why it is safe",
 			    o->journal, v.jline, v.name, v.file, v.line,
 			    o->candidates);
-		take_cand(&v, in->cands.rows[c], in->cands.lineno[c], &cc, o);
+		take_cand(&v, c, o);
 		v.sec = maint_area(m, v.file, NULL);
 		if (!v.sec)
 			die(RC_DATA, "%s: no MAINTAINERS section matches %s",
@@ -522,7 +443,6 @@ void plan_join(struct plan_in *in, const struct plan_opts *o,
 		in->acc[in->nacc++] = v;
 	}
 	describe_done();
-	free(ckeys);
 	qsort(in->acc, in->nacc, sizeof(*in->acc), var_cmp);
 	qsort(in->other, in->nother, sizeof(*in->other), other_cmp);
 }
@@ -545,7 +465,7 @@ void plan_in_free(struct plan_in *in)
 	free(in->other);
 	free(in->date);
 	journal_rows_free(&in->j);
-	tsv_table_free(&in->cands);
+	crows_free(&in->cands);
 	tsv_table_free(&in->excl);
 	tsv_table_free(&in->pfx);
 }

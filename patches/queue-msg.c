@@ -71,7 +71,7 @@ static const char *base_of(const char *file)
 
 char *patch_subject(struct var **v, size_t n, int split, int level)
 {
-	const char *attr = vkind_attr[v[0]->kind];
+	const char *attr = annot_attr[v[0]->kind];
 	struct sb s, where;
 
 	sb_init(&s);
@@ -632,7 +632,7 @@ static void tested_init(struct sb *t, struct var **v, size_t n, int k)
 			first_module(v, n), it);
 	else
 		sb_addf(t, "only compiled (x86_64): the symbol is in %s and modpost reported no section mismatch for %s, but no boot ran the code that uses %s, so the change is not tested at run time.",
-			vkind_section[v[0]->kind], it, it);
+			annot_section[v[0]->kind], it, it);
 }
 
 /*
@@ -787,7 +787,7 @@ static void notes_validation(struct sb *s, const struct plan_opts *o,
 			v[i]->config_hash, v[i]->batch);
 		sb_addc(s, '\n');
 		sb_wrap(s, t.buf, "", "", WIDTH);
-		evidence_items(s, v[i]->evidence, vkind_section[v[i]->kind]);
+		evidence_items(s, v[i]->evidence, annot_section[v[i]->kind]);
 	}
 	sb_free(&t);
 }

@@ -216,7 +216,7 @@ static void cover_subject(struct sb *s, const char *pfx,
 			continue;
 		if (i++)
 			sb_add(s, i == nk ? " or " : ", ");
-		sb_add(s, vkind_attr[k]);
+		sb_add(s, annot_attr[k]);
 	}
 }
 
@@ -333,7 +333,7 @@ static void write_posting(const struct plan_opts *o, const char *plan,
 		sb_add(&list, "file\tline\tname\tannotation\n");
 		for (k = 0; k < u[i].n; k++)
 			sb_addf(&list, "%s\t%ld\t%s\t%s\n", f[k].file,
-				f[k].line, f[k].name, vkind_name[f[k].kind]);
+				f[k].line, f[k].name, annot_name[f[k].kind]);
 		snprintf(fname, sizeof(fname), "%04zu.list", i + 1);
 		put(dir, fname, &list);
 		for (k = 0; k < i && strcmp(f->file, v[u[k].first].file); k++)

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "base.h"
+#include "cand.h"
 #include "evidence.h"
 #include "journal.h"
 #include "queue-maint.h"
@@ -73,22 +74,22 @@ struct plan_opts {
  * ro_after_init), or for class initdata __initdata or __initconst, as the
  * journal's accepted evidence names the section validate checked
  * (section=.init.data or .init.rodata).  Each kind has patches of its own.
+ * The kinds are lib/cand.h's: annot_name[] (the annotate list's),
+ * annot_attr[] and annot_section[].
  */
-enum vkind { VK_RO, VK_INITDATA, VK_INITCONST, VK_NR };
-extern const char *const vkind_name[VK_NR];	/* the annotate list's */
-extern const char *const vkind_attr[VK_NR];	/* __ro_after_init, ... */
-extern const char *const vkind_section[VK_NR];	/* .data..ro_after_init, ... */
+enum vkind { VK_RO = AN_RO, VK_INITDATA = AN_INITDATA,
+	VK_INITCONST = AN_INITCONST, VK_NR = AN_NR };
 
 /*
  * What a variable protects: candidates.tsv's value column (FORMATS.md),
- * "setting" when the column is absent.  The first three are the ones a
- * hostile write profits from most: their patches come first in a posting.
+ * "setting" when the column is absent or "-".  The first three are the
+ * ones a hostile write profits from most: their patches come first in a
+ * posting (this is the queue's order, not lib/cand.h's rank).
  */
 enum vvalue {
 	VV_FN_POINTER, VV_OBJECT_POINTER, VV_POLICY, VV_BOUND, VV_PARAM,
 	VV_SETTING, VV_NR
 };
-extern const char *const vvalue_name[VV_NR];	/* "fn-pointer", ... */
 
 /*
  * The group a variable goes in when its file has more than max_vars of
@@ -122,7 +123,8 @@ struct var {
 /* The inputs, checked and joined. */
 struct plan_in {
 	struct jrows j;		/* the final row of each variable */
-	struct tsv_table cands, excl, pfx;	/* pfx: --prefixes */
+	struct crows cands;	/* candidates.tsv, every class */
+	struct tsv_table excl, pfx;	/* pfx: --prefixes */
 	struct var *acc, *other;	/* queued; not queued (and dropped) */
 	size_t nacc, nother;
 	size_t nrows, nvars;	/* journal rows, distinct variables */

@@ -21,7 +21,8 @@
 #
 # Usage: queue.sh JOURNAL CANDIDATES TREE WORK QUEUE_DIR
 # Environment: QUEUE_BIN (patches/queue), ANNOTATE (cocci/annotate.sh),
-#   QUEUE_EXCLUDE (TSV file name reason: accepted variables to leave out),
+#   QUEUE_EXCLUDE (TSV file line name reason: accepted variables to leave
+#   out; line "-", or a list without the line column: every line),
 #   QUEUE_DROP_UNCLEAN=1 (leave out the variables of patches checkpatch
 #   does not pass, listed as dropped in the README, instead of failing),
 #   QUEUE_ALLOW_BUILT=1 (queue accepted conversions of evidence level
@@ -37,7 +38,7 @@
 set -eu
 
 usage() {
-	sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,36p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 case ${1-} in -h | --help) usage; exit 0 ;; esac
@@ -112,14 +113,22 @@ queue=$(cd "$queue" && pwd)
 
 # Accepted variables in files that setup/core adds (our warn mode, not
 # upstream code) cannot go to a maintainer: the pristine tree lacks them.
+# exclude_rows FILE: the rows of exclude list FILE, by column name, as
+# file line name reason; a list of the older columns file name reason has
+# line "-" (every definition of the name in the file).
+exclude_rows() {
+	tsv_colnum "$1" file >/dev/null && tsv_colnum "$1" name >/dev/null &&
+		tsv_colnum "$1" reason >/dev/null || exit 65
+	tsv_awk "$1" 'NR > 1 { print $c_file "\t" (c_line ? $c_line : "-") "\t" $c_name "\t" $c_reason }'
+}
 core_only=$queue/.core-only.tsv
 {
-	printf 'file\tname\treason\n'
-	[ -z "${QUEUE_EXCLUDE-}" ] || tail -n +2 "$QUEUE_EXCLUDE"
-	tsv_awk "$journal" 'NR > 1 && $c_verdict == "accepted" { print $c_file "\t" $c_variable }' |
-		sort -u | while IFS='	' read -r f v; do
+	printf 'file\tline\tname\treason\n'
+	[ -z "${QUEUE_EXCLUDE-}" ] || exclude_rows "$QUEUE_EXCLUDE"
+	tsv_awk "$journal" 'NR > 1 && $c_verdict == "accepted" { print $c_file "\t" $c_line "\t" $c_variable }' |
+		sort -u | while IFS='	' read -r f l v; do
 		git -C "$tree" cat-file -e "pristine:$f" 2>/dev/null ||
-			printf '%s\t%s\t%s\n' "$f" "$v" \
+			printf '%s\t%s\t%s\t%s\n' "$f" "$l" "$v" \
 				"in a file added by setup/core, not in the pristine tree"
 	done
 } >"$core_only"
@@ -261,6 +270,19 @@ while IFS='	' read -r dir area _prefix np nv part parts <&3; do
 done 3<"$plan/areas.tsv"
 [ -s "$queue/series" ] || echo "queue: warning: no accepted conversion, the queue is empty" >&2
 
+# index.tsv (FORMATS.md): the patch that annotates each variable, from the
+# annotate list of each patch (.plan/DIR/NNNN.list, NNNN-*.patch).
+{
+	printf 'file\tline\tname\tannotation\tpatch\n'
+	while read -r p; do
+		list=$plan/$(dirname "$p")/$(basename "$p" | cut -c1-4).list
+		[ -f "$list" ] || continue	# the cover letter
+		tsv_awk "$list" 'NR > 1 { print $c_file "\t" $c_line "\t" $c_name "\t" $c_annotation "\t" p }' -v p="$p" ||
+			die 70 "$list: cannot be read"
+	done <"$queue/series"
+} >"$queue/index.tsv.tmp" || die 70 "$queue/index.tsv: cannot be written"
+mv "$queue/index.tsv.tmp" "$queue/index.tsv"
+
 # ---- checks --------------------------------------------------------------
 # Every check runs even when an earlier one failed, so that one run names
 # every problem; any failure makes the exit status 1.
@@ -291,7 +313,7 @@ while read -r p; do
 			-v cl="$(tsv_colnum "$list" line)" \
 			-v cn="$(tsv_colnum "$list" name)" '
 			NR == FNR {
-				if (FNR > 1) { name[++n] = $cf OFS $cn; at[n] = $cf ":" $cl }
+				if (FNR > 1) { name[++n] = $cf OFS $cl OFS $cn; at[n] = $cf ":" $cl }
 				next
 			}
 			/^(ERROR|WARNING|CHECK):/ { msg = $0; if (first == "") first = msg }
@@ -321,8 +343,8 @@ elif [ "${QUEUE_DROP_UNCLEAN:-0}" = 1 ] && [ -z "${QUEUE_DROP_ROUND-}" ]; then
 	# README) and make the queue again, once.
 	excl=$work/queue-exclude.tsv
 	{
-		printf 'file\tname\treason\n'
-		[ -z "${QUEUE_EXCLUDE-}" ] || tail -n +2 "$QUEUE_EXCLUDE"
+		printf 'file\tline\tname\treason\n'
+		[ -z "${QUEUE_EXCLUDE-}" ] || exclude_rows "$QUEUE_EXCLUDE"
 		cat "$plan/unclean.tsv"
 	} >"$excl.tmp"
 	mv "$excl.tmp" "$excl"

@@ -3,9 +3,10 @@
  * cand.c - read the finder's candidates TSV (FORMATS.md, candidates.tsv)
  * and check its conversions against the tree before anything is built.
  *
- * The columns file, line, name and class are taken by name, so extra or
- * reordered columns are fine.  Every class must be one the finder writes;
- * rows of class ro_after_init and initdata are conversions to validate
+ * lib/cand reads it (CANDS_LENIENT): the columns file, line, name and
+ * class are taken by name, so extra or reordered columns are fine, and
+ * a repeated key (file, line, name) is read once.  Every class must be
+ * one the finder writes; rows of class ro_after_init and initdata are conversions to validate
  * (--classes narrows that).  What a conversion adds: __ro_after_init for
  * ro_after_init; for initdata __initconst when the row's optional
  * "annotation" column says initconst or, without that column, when its
@@ -21,25 +22,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tsv.h"
+#include "cand.h"
 #include "validate.h"
 
-/* candidates/classify.c's klass_names */
-static const char *const classes[] = {
-	"ro_after_init", "const", "rejected", "already", "skip", "initdata",
-};
-enum { CL_RO = 0, CL_INITDATA = 5 };
-
-const char *const annot_name[] = { "ro_after_init", "initdata", "initconst" };
-const char *const annot_attr[] = {
-	"__ro_after_init", "__initdata", "__initconst",
-};
-const char *const annot_section[] = {
-	".data..ro_after_init", ".init.data", ".init.rodata",
-};
-
-/* The classes that are conversions: bit k for classes[k]. */
-static unsigned int conv_classes = 1u << CL_RO | 1u << CL_INITDATA;
+/* The classes that are conversions: bit k for class_name[k] (lib/cand.h). */
+static unsigned int conv_classes = CL_CONVERSIONS;
 
 /*
  * --classes LIST: the comma-separated classes to validate, each
@@ -52,9 +39,9 @@ int cands_classes(const char *list)
 	int bad = 0;
 
 	while ((w = strsep(&p, ","))) {
-		if (!strcmp(w, classes[CL_RO]))
+		if (!strcmp(w, class_name[CL_RO]))
 			set |= 1u << CL_RO;
-		else if (!strcmp(w, classes[CL_INITDATA]))
+		else if (!strcmp(w, class_name[CL_INITDATA]))
 			set |= 1u << CL_INITDATA;
 		else
 			bad = 1;
@@ -66,27 +53,6 @@ int cands_classes(const char *list)
 	return 0;
 }
 
-/* What the conversion of a row adds (see the head of this file). */
-static int row_annot(struct tsv *t, int k, int cannot, int creason)
-{
-	int a;
-
-	if (k == CL_RO)
-		return AN_RO;
-	if (cannot >= 0 && strcmp(t->field[cannot], "-")) {
-		a = tsv_enum(t, cannot, annot_name, ARRAY_SIZE(annot_name));
-		if (a == AN_RO) {
-			tsv_error(t, "column 'annotation': class initdata takes initdata or initconst, not ro_after_init");
-			return -1;
-		}
-		return a;
-	}
-	if (creason >= 0 && strstr(t->field[creason], "__initconst"))
-		return AN_INITCONST;
-	return AN_INITDATA;
-}
-
-#define MAX_LINE	100000000L
 #define MAX_REPORTED	100
 
 static int nbad;
@@ -116,80 +82,37 @@ static void bad_rows_die(const char *path)
 	    nbad == 1 ? "" : "s");
 }
 
-static int is_dup(struct cands *c, const char *file, int line,
-		  const char *name)
-{
-	int i;
-
-	for (i = 0; i < c->n; i++)
-		if (c->v[i].line == line && !strcmp(c->v[i].name, name) &&
-		    !strcmp(c->v[i].file, file))
-			return 1;
-	return 0;
-}
-
 void cands_load(const char *path, struct cands *c)
 {
-	int cfile, cline, cname, cclass, cannot, creason, k, a, cap = 0, rc;
-	struct tsv t;
-	long v;
+	struct crows rows;
+	long nrows_bad;
+	size_t i;
 
 	if (access(path, R_OK))
 		die(RC_USAGE, "%s: %s", path, strerror(errno));
 	/* The columns validate does not read may be empty. */
-	if (tsv_open(&t, path, TSV_EMPTY_OK))
-		die(RC_DATA, "%s: not a candidates TSV", path);
-	cfile = tsv_need(&t, "file");
-	cline = tsv_need(&t, "line");
-	cname = tsv_need(&t, "name");
-	cclass = tsv_need(&t, "class");
-	cannot = tsv_col(&t, "annotation");
-	creason = tsv_col(&t, "reason");
-	if (cfile < 0 || cline < 0 || cname < 0 || cclass < 0)
-		die(RC_DATA,
-		    "%s:1: not a candidates TSV: the header needs the columns file, line, name and class",
+	nrows_bad = crows_read(path, conv_classes, 0, CANDS_LENIENT, &rows);
+	if (nrows_bad < 0)
+		die(rows.sys_errno ? RC_HOST : RC_DATA,
+		    "%s: not a valid candidates TSV (see above), nothing was built",
 		    path);
-	c->v = NULL;
+	nbad += nrows_bad;
+	c->v = xmalloc((rows.n + 1) * sizeof(*c->v));
 	c->n = 0;
-	while ((rc = tsv_next(&t)) > 0) {
-		struct cand *cd;
+	for (i = 0; i < rows.n; i++) {
+		struct crow *r = &rows.v[i];
+		struct cand *cd = &c->v[c->n++];
 
-		k = tsv_enum(&t, cclass, classes, ARRAY_SIZE(classes));
-		if (k < 0) {
-			nbad++;
-			continue;
-		}
-		if (!(conv_classes & 1u << k))
-			continue;
-		a = row_annot(&t, k, cannot, creason);
-		if (a < 0) {
-			nbad++;
-			continue;
-		}
-		if (tsv_long(&t, cline, 1, MAX_LINE, &v) ||
-		    tsv_path(&t, cfile) || tsv_ident(&t, cname)) {
-			nbad++;
-			continue;
-		}
-		if (is_dup(c, t.field[cfile], (int)v, t.field[cname]))
-			continue;
-		if (c->n == cap) {
-			cap = cap ? cap * 2 : 64;
-			c->v = xrealloc(c->v, cap * sizeof(*c->v));
-		}
-		cd = &c->v[c->n++];
-		cd->file = xstrdup(t.field[cfile]);
-		cd->line = (int)v;
-		cd->name = xstrdup(t.field[cname]);
-		cd->annot = a;
+		cd->file = r->file;
+		cd->line = (int)r->line;
+		cd->name = r->name;
+		r->file = r->name = NULL;	/* moved */
+		cd->annot = r->annot;
 		cd->verdict = V_UNDECIDED;
 		cd->evidence = NULL;
-		cd->lineno = t.lineno;
+		cd->lineno = r->lineno;
 	}
-	tsv_close(&t);
-	if (rc < 0)
-		die(RC_DATA, "%s: not a valid candidates TSV (see above), nothing was built",
-		    path);
+	crows_free(&rows);
 	bad_rows_die(path);
 }
 

@@ -26,6 +26,7 @@
 
 
 #include "base.h"
+#include "cand.h"
 #include "evidence.h"
 #include "strtab.h"
 #include "tsv.h"
@@ -73,44 +74,34 @@ static const char usage_text[] =
 	"\n"
 	"Exit: 0 done, 64 usage, 65 bad candidates or tree, 70 a tool or I/O.\n";
 
-static const char *const classes[] = {
-	"ro_after_init", "const", "rejected", "already", "skip", "initdata",
-};
 
+/* The files of the conversions (lib/cand.h), each once, in file order. */
 static struct file *read_candidates(const char *path, size_t *nfiles)
 {
 	struct file *files = NULL;
 	struct strtab seen;
-	struct tsv t;
-	int cfile, cclass, rc;
-	size_t n = 0;
+	struct crows rows;
+	size_t i, n = 0;
+	long bad;
 
-	if (tsv_open(&t, path, 0) < 0)
-		exit(t.sys_errno ? RC_HOST : RC_DATA);
-	cfile = tsv_need(&t, "file");
-	cclass = tsv_need(&t, "class");
-	if (cfile < 0 || cclass < 0)
-		exit(RC_DATA);
+	/* a file that is not there is the host's, as it always was here */
+	if (access(path, R_OK))
+		die(RC_HOST, "%s: %s", path, strerror(errno));
+	bad = crows_read(path, CL_CONVERSIONS, 0, 0, &rows);
+	if (bad)
+		exit(rows.sys_errno ? RC_HOST : RC_DATA);
 	strtab_init(&seen);
-	while ((rc = tsv_next(&t)) > 0) {
-		const char *f = t.field[cfile];
+	for (i = 0; i < rows.n; i++) {
+		const char *f = rows.v[i].file;
 
-		if (tsv_path(&t, cfile) < 0)
-			exit(RC_DATA);
-		rc = tsv_enum(&t, cclass, classes, ARRAY_SIZE(classes));
-		if (rc < 0)
-			exit(RC_DATA);
-		/* the conversions: ro_after_init and initdata rows */
-		if ((rc != 0 && rc != 5) || strtab_find(&seen, f) != STR_NONE)
+		if (strtab_find(&seen, f) != STR_NONE)
 			continue;
 		strtab_intern(&seen, f);
 		files = xrealloc(files, (n + 1) * sizeof(*files));
 		memset(&files[n], 0, sizeof(*files));
 		files[n++].path = xstrdup(f);
 	}
-	if (rc < 0)
-		exit(t.sys_errno ? RC_HOST : RC_DATA);
-	tsv_close(&t);
+	crows_free(&rows);
 	strtab_free(&seen);
 	*nfiles = n;
 	return files;

@@ -30,20 +30,16 @@
 #include <stddef.h>
 
 #include "base.h"
+#include "cand.h"
 #include "journal.h"
 
 struct tsv_table;
 struct reach;
 
 /*
- * What a conversion adds (the annotate list's "annotation" column): a
- * candidate of class ro_after_init gets __ro_after_init, one of class
- * initdata __initdata, or __initconst when the finder says it is const.
+ * What a conversion adds (the annotate list's "annotation" column) is
+ * lib/cand.h's enum annot, with its names, attributes and sections.
  */
-enum annot { AN_RO, AN_INITDATA, AN_INITCONST };
-extern const char *const annot_name[];	/* ro_after_init, initdata, ... */
-extern const char *const annot_attr[];	/* __ro_after_init, __initdata, ... */
-extern const char *const annot_section[];	/* .data..ro_after_init, ... */
 
 struct cand {
 	char *file;		/* relative to the tree root */

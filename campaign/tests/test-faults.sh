@@ -63,9 +63,14 @@ jrow() {	# jrow VARIABLE FILE LINE VERDICT EVIDENCE
 } >"$t/fix/journal.tsv"
 
 # A queue whose one patch annotates max_nr and nr on one added line: the
-# first match of "nr" is inside "max_nr".
+# first match of "nr" is inside "max_nr".  Its index.tsv links both.
 mkdir -p "$t/fix/queue/01-init"
 printf '01-init/0001-init-Mark-max_nr-and-nr.patch\n' >"$t/fix/queue/series"
+{
+	row file line name annotation patch
+	row init/main.c 10 max_nr ro_after_init 01-init/0001-init-Mark-max_nr-and-nr.patch
+	row init/main.c 11 nr ro_after_init 01-init/0001-init-Mark-max_nr-and-nr.patch
+} >"$t/fix/queue/index.tsv"
 cat >"$t/fix/queue/01-init/0001-init-Mark-max_nr-and-nr.patch" <<'EOF'
 Subject: [PATCH] init: Mark max_nr and nr as __ro_after_init
 
@@ -100,14 +105,14 @@ col() {
 
 # ---- report ----------------------------------------------------------------
 
-# has_word: every match of the name on an added line is tried.
+# Both variables of the one patch are linked to it.
 {
 	head -n 4 "$t/fix/journal.tsv"
 } >"$t/fix/journal-ok.tsv"
 report_run hw --candidates "$t/fix/candidates.tsv" \
 	--journal "$t/fix/journal-ok.tsv" --queue "$t/fix/queue"
 p=$(col "$t/hw/report.tsv" patch name nr)
-check "report: nr links the patch whose line names max_nr first (exit $rc, got '$p')" \
+check "report: nr links the patch that also annotates max_nr (exit $rc, got '$p')" \
 	[ "$rc:$p" = 0:01-init/0001-init-Mark-max_nr-and-nr.patch ]
 check "report: and max_nr links it too" \
 	[ "$(col "$t/hw/report.tsv" patch name max_nr)" = 01-init/0001-init-Mark-max_nr-and-nr.patch ]
@@ -143,13 +148,35 @@ report_run byname --candidates "$t/fix/candidates-reordered.tsv" \
 check "report: candidates with their columns reordered give the same report.tsv" \
 	cmp -s "$t/hw/report.tsv" "$t/byname/report.tsv"
 
-# A series entry outside the queue.
+# An index.tsv patch outside the queue.
 mkdir -p "$t/fix/queue2"
-printf '../queue/01-init/0001-init-Mark-max_nr-and-nr.patch\n' >"$t/fix/queue2/series"
+cp "$t/fix/queue/series" "$t/fix/queue2/series"
+{
+	row file line name annotation patch
+	row init/main.c 10 max_nr ro_after_init ../queue/01-init/0001-init-Mark-max_nr-and-nr.patch
+} >"$t/fix/queue2/index.tsv"
 report_run esc --candidates "$t/fix/candidates.tsv" \
 	--journal "$t/fix/journal-ok.tsv" --queue "$t/fix/queue2"
-check "report: a series entry with '..' exits 65 naming series:1 (got $rc)" \
-	sh -c "[ $rc -eq 65 ] && grep -q 'queue2/series:1:' '$t/esc.out'"
+check "report: an index.tsv patch with '..' exits 65 naming index.tsv:2 (got $rc)" \
+	sh -c "[ $rc -eq 65 ] && grep -q 'queue2/index.tsv:2:' '$t/esc.out' && [ ! -e '$t/esc/report.tsv' ]"
+# An index.tsv patch that is not in the queue.
+mkdir -p "$t/fix/queue3"
+{
+	row file line name annotation patch
+	row init/main.c 10 max_nr ro_after_init 01-init/0001-gone.patch
+} >"$t/fix/queue3/index.tsv"
+report_run gone --candidates "$t/fix/candidates.tsv" \
+	--journal "$t/fix/journal-ok.tsv" --queue "$t/fix/queue3"
+check "report: an index.tsv patch that is not there exits 65 naming index.tsv:2 (got $rc)" \
+	sh -c "[ $rc -eq 65 ] && grep -q 'queue3/index.tsv:2: .*0001-gone.patch' '$t/gone.out'"
+# A queue with patches but no index.tsv (made by an older queue.sh).
+mkdir -p "$t/fix/queue4/01-init"
+cp "$t/fix/queue/series" "$t/fix/queue4/series"
+cp "$t/fix/queue/01-init/"*.patch "$t/fix/queue4/01-init/"
+report_run noidx --candidates "$t/fix/candidates.tsv" \
+	--journal "$t/fix/journal-ok.tsv" --queue "$t/fix/queue4"
+check "report: a queue with patches and no index.tsv exits 65, saying make queue again (got $rc)" \
+	sh -c "[ $rc -eq 65 ] && grep -q 'queue4/index.tsv: no such file.*make queue again' '$t/noidx.out'"
 
 # Usage.
 "$REPORT_BIN" --help >"$t/help.out" 2>&1
@@ -278,7 +305,7 @@ check "campaign.sh: the same candidates line with the columns reordered" \
 check "campaign.sh: scope.tsv keeps the 6 rows of the scope with the columns reordered" \
 	sh -c "[ \$(wc -l < '$R/scope.tsv') -eq 7 ] && ! grep -q slab_flag '$R/scope.tsv'"
 check "campaign.sh: the medium-confidence exclusion is boot_mode, in either order" \
-	sh -c "[ \$(cut -f 2 '$P/exclude.tsv' | tail -n +2) = boot_mode ] && cmp -s '$P/exclude.tsv' '$R/exclude.tsv'"
+	sh -c "[ \"\$(cut -f 1-3 '$P/exclude.tsv' | tail -n +2)\" = 'init/main.c${TAB}12${TAB}boot_mode' ] && cmp -s '$P/exclude.tsv' '$R/exclude.tsv'"
 check "campaign.sh: the same funnel with the columns reordered" \
 	cmp -s "$P/funnel.tsv" "$R/funnel.tsv"
 check "campaign.sh: the summary skips the torn journal row as the report does" \

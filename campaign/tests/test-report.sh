@@ -185,8 +185,14 @@ mkdir -p "$i/queue/01-init"
 	jrow ic_tab init/main.c 13 accepted "built=init/main.o,vmlinux; section=.init.rodata; modpost=no-mismatch; booted=warn,default; exercised=boot" exercised
 } >"$i/journal.tsv"
 printf '01-init/0001-init-Mark-id_q.patch\n01-init/0002-init-Mark-ro_a.patch\n' >"$i/queue/series"
-# The __initdata patch also names ic_tab (an __initconst conversion) on an
-# added line: only the line of its own annotation links a variable.
+# The queue's index.tsv links the variables to their patches.  The
+# __initdata patch also names ic_tab (an __initconst conversion) on an
+# added line: only the index links a variable.
+{
+	row file line name annotation patch
+	row init/main.c 11 id_q initdata 01-init/0001-init-Mark-id_q.patch
+	row init/main.c 10 ro_a ro_after_init 01-init/0002-init-Mark-ro_a.patch
+} >"$i/queue/index.tsv"
 cat >"$i/queue/01-init/0001-init-Mark-id_q.patch" <<'EOF'
 Subject: [PATCH] init: Mark id_q as __initdata
 
@@ -231,7 +237,7 @@ done
 check "report.tsv: the annotation (from the reason, the column, the section check)" \
 	[ "$kinds" = " ro_a=__ro_after_init id_q=__initdata id_rej=__initdata ic_tab=__initconst ic_col=__initconst" ]
 links="$(col "$i/report.tsv" patch name id_q) $(col "$i/report.tsv" patch name ro_a) $(col "$i/report.tsv" patch name ic_tab)"
-check "report.tsv: patches linked by the line of the variable's own annotation" \
+check "report.tsv: patches linked by the queue's index.tsv" \
 	[ "$links" = "01-init/0001-init-Mark-id_q.patch 01-init/0002-init-Mark-ro_a.patch -" ]
 check "report.tsv: the modpost rejection's stage is validated" \
 	[ "$(col "$i/report.tsv" stage name id_rej)" = validated ]
@@ -252,4 +258,65 @@ sed 's/\tinitconst$/\tinitconstant/' "$i/candidates.tsv" >"$i/bad/candidates.tsv
 rc=$?
 check "an unknown annotation: exit 65 naming candidates.tsv:6, no report (got $rc)" \
 	sh -c "[ $rc -eq 65 ] && grep -q 'candidates.tsv:6:' '$i/bad.out' && [ ! -e '$i/bad/report.tsv' ]"
+
+# ---- the key (file, line, name): #ifdef variants and namesakes ---------------
+# dual has two #ifdef definitions in kernel/v.c (lines 10 and 20), each
+# with its own verdict; twin is a static of fs/a.c and of fs/b.c, each
+# queued in a patch of its own, fs/b.c's first in the series.  Keyed by
+# (file, name), the line-20 dual would get no verdict (or line 10's), and
+# fs/a.c's twin would be linked to the first patch that names a twin.
+k=$t/key
+mkdir -p "$k/queue/01-kernel" "$k/queue/02-fs"
+{
+	row file line name storage class confidence reason evidence
+	cand kernel/v.c 10 dual
+	cand kernel/v.c 20 dual
+	cand fs/a.c 5 twin
+	cand fs/b.c 5 twin
+} >"$k/candidates.tsv"
+acc="built=kernel/v.o,vmlinux; booted=warn,default; exercised=boot"
+{
+	row time variable file line batch verdict evidence level config_hash core_hash
+	jrow dual kernel/v.c 10 accepted "$acc" exercised
+	jrow dual kernel/v.c 20 rejected "violation: written by v_store+0x1a/0x40 (dual at 0xffffffff82000000, kallsyms: dual, 1 times)" -
+	jrow twin fs/a.c 5 accepted "$acc" exercised
+	jrow twin fs/b.c 5 accepted "$acc" exercised
+} >"$k/journal.tsv"
+kp=01-kernel/0001-kernel-Mark-dual.patch
+pa=02-fs/0002-fs-a-Mark-twin.patch
+pb=02-fs/0001-fs-b-Mark-twin.patch
+printf '%s\n' "$kp" "$pb" "$pa" >"$k/queue/series"
+# patch FILE LINE NAME: a patch that annotates NAME at FILE:LINE
+patch() {
+	printf 'Subject: [PATCH] Mark %s as __ro_after_init\n\n--- a/%s\n+++ b/%s\n@@ -%s +%s @@\n-static int %s;\n+static int %s __ro_after_init;\n' \
+		"$3" "$1" "$1" "$2" "$2" "$3" "$3"
+}
+patch kernel/v.c 10 dual >"$k/queue/$kp"
+patch fs/b.c 5 twin >"$k/queue/$pb"
+patch fs/a.c 5 twin >"$k/queue/$pa"
+{
+	row file line name annotation patch
+	row kernel/v.c 10 dual ro_after_init "$kp"
+	row fs/b.c 5 twin ro_after_init "$pb"
+	row fs/a.c 5 twin ro_after_init "$pa"
+} >"$k/queue/index.tsv"
+"$REPORT_BIN" --candidates "$k/candidates.tsv" --journal "$k/journal.tsv" \
+	--queue "$k/queue" --out "$k" >"$k/out" 2>&1
+rc=$?
+check "key fixtures: exit 0 (got $rc)" [ $rc -eq 0 ]
+# at COLUMN FILE LINE NAME: report.tsv's COLUMN of the key (FILE, LINE, NAME)
+at() {
+	awk -F '\t' -v n="$1" -v f="$2" -v l="$3" -v v="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["file"] == f && $c["line"] == l && $c["name"] == v { print $c[n] }' "$k/report.tsv"
+}
+got="$(at verdict kernel/v.c 10 dual) $(at verdict kernel/v.c 20 dual)"
+check "#ifdef variants: each definition of dual has its own verdict (got '$got')" \
+	[ "$got" = "accepted rejected" ]
+got="$(at patch kernel/v.c 10 dual) $(at patch kernel/v.c 20 dual)"
+check "#ifdef variants: only the queued definition links the patch (got '$got')" \
+	[ "$got" = "$kp -" ]
+got="$(at patch fs/a.c 5 twin) $(at patch fs/b.c 5 twin)"
+check "namesakes: each static twin links its own file's patch (got '$got')" \
+	[ "$got" = "$pa $pb" ]
 finish

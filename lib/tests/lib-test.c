@@ -10,6 +10,7 @@
 
 #include "base.h"
 #include "evidence.h"
+#include "cand.h"
 #include "journal.h"
 #include "tsv.h"
 
@@ -29,6 +30,61 @@ static int cmd_tsv(const char *path, const char *col)
 		printf("%lu %s\n", t.lineno, t.field[c]);
 	tsv_close(&t);
 	return rc < 0 ? RC_DATA : RC_OK;
+}
+
+/*
+ * The rows of candidates.tsv PATH whose class is in the comma-separated
+ * CLASSES ("all": every class), read as FLAGS says ("strict" or
+ * "lenient"): one line each, "LINENO file line name class conf annot
+ * value", then "rows N", and "find FILE:LINE:NAME" lookups.
+ */
+static int cmd_cands(const char *path, const char *classes, const char *how,
+		     char **find, int nfind)
+{
+	unsigned int set = 0;
+	struct crows c;
+	const struct crow *r;
+	char *copy = xstrdup(classes), *p = copy, *w;
+	long bad;
+	size_t i;
+	int k;
+
+	while ((w = strsep(&p, ","))) {
+		for (k = 0; k < CL_NR; k++)
+			if (!strcmp(w, "all") || !strcmp(w, class_name[k]))
+				set |= 1u << k;
+	}
+	free(copy);
+	bad = crows_read(path, set, 0, strcmp(how, "lenient") ? 0 :
+			 CANDS_LENIENT, &c);
+	if (bad) {
+		fprintf(stderr, "lib-test: %s: %ld bad rows\n", path, bad);
+		k = c.sys_errno ? RC_HOST : RC_DATA;
+		crows_free(&c);
+		return k;
+	}
+	for (i = 0; i < c.n; i++) {
+		r = &c.v[i];
+		printf("%lu %s %ld %s %s %s %s %s\n", r->lineno, r->file,
+		       r->line, r->name, class_name[r->class],
+		       conf_name[r->conf],
+		       r->annot == AN_NONE ? "-" : annot_name[r->annot],
+		       value_name[r->value]);
+	}
+	printf("rows %zu\n", c.nrows);
+	for (k = 0; k < nfind; k++) {
+		char *f = xstrdup(find[k]), *l = strchr(f, ':'), *n;
+
+		n = l ? strchr(l + 1, ':') : NULL;
+		if (!n)
+			return RC_USAGE;
+		*l = *n = '\0';
+		r = crows_find(&c, f, strtol(l + 1, NULL, 10), n + 1);
+		printf("find %s: %lu\n", find[k], r ? r->lineno : 0);
+		free(f);
+	}
+	crows_free(&c);
+	return RC_OK;
 }
 
 static int cmd_final(const char *path)
@@ -128,6 +184,8 @@ int main(int argc, char **argv)
 	prog_name = "lib-test";
 	if (argc == 4 && !strcmp(argv[1], "tsv"))
 		return cmd_tsv(argv[2], argv[3]);
+	if (argc >= 5 && !strcmp(argv[1], "cands"))
+		return cmd_cands(argv[2], argv[3], argv[4], argv + 5, argc - 5);
 	if (argc == 3 && !strcmp(argv[1], "final"))
 		return cmd_final(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "append"))
@@ -164,6 +222,6 @@ int main(int argc, char **argv)
 		printf("%s\n", ev_one_line(argv[2], 900));
 		return RC_OK;
 	}
-	fprintf(stderr, "usage: lib-test tsv FILE COL | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | writers S | items S | path S | ident S | long S | oneline S\n");
+	fprintf(stderr, "usage: lib-test tsv FILE COL | cands FILE CLASSES strict|lenient [FILE:LINE:NAME...] | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | writers S | items S | path S | ident S | long S | oneline S\n");
 	return RC_USAGE;
 }

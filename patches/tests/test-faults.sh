@@ -106,6 +106,42 @@ else
 		"exit $rc: $(head -n 1 "$T/variant.q/.plan"/01-*/0001.msg 2>/dev/null)"
 fi
 
+# The exclude list is keyed (file, line, name) too: it drops one #ifdef
+# definition and keeps the other; line "-", or a list of the older
+# columns file name reason, drops every definition of the name.
+cp "$T/variant.j" "$T/exv.j"
+cp "$T/variant.c" "$T/exv.c"
+printf 'file\tline\tname\treason\nkernel/a.c\t2\tx\tleft out\n' >"$T/exv.x"
+plan exv --exclude "$T/exv.x"
+if [ "$rc" -eq 0 ] && [ "$(cut -f 2 "$T/exv.q/.plan"/01-*/0001.list | tail -n +2)" = 1 ]; then
+	ok "exclude (file, line, name): one #ifdef definition left out, the other queued"
+else
+	not_ok "exclude (file, line, name): one #ifdef definition left out, the other queued" \
+		"exit $rc: $(cat "$T/exv.q/.plan"/01-*/0001.list 2>/dev/null | tr '\n' ' ')"
+fi
+for x in any old; do
+	cp "$T/variant.j" "$T/ex$x.j"
+	cp "$T/variant.c" "$T/ex$x.c"
+done
+printf 'file\tline\tname\treason\nkernel/a.c\t-\tx\tleft out\n' >"$T/exany.x"
+printf 'file\tname\treason\nkernel/a.c\tx\tleft out\n' >"$T/exold.x"
+for x in any old; do
+	d="exclude, line '-': both definitions of the name left out"
+	[ "$x" = any ] || d="exclude of the older columns file name reason: both definitions left out"
+	plan "ex$x" --exclude "$T/ex$x.x"
+	if [ "$rc" -eq 0 ] && ! ls "$T/ex$x.q/.plan"/01-*/0001.list >/dev/null 2>&1 &&
+	   [ "$(grep -c 'left out' "$T/ex$x.q/README")" -ge 2 ]; then
+		ok "$d"
+	else
+		not_ok "$d" "exit $rc: $(grep 'left out' "$T/ex$x.q/README" 2>/dev/null | tr '\n' ' ')"
+	fi
+done
+cp "$T/variant.j" "$T/exbad.j"
+cp "$T/variant.c" "$T/exbad.c"
+printf 'file\tline\tname\treason\nkernel/a.c\ttwo\tx\tleft out\n' >"$T/exbad.x"
+plan exbad --exclude "$T/exbad.x"
+expect_refused exbad 65 "exbad.x:2: column 'line'" "exclude: a line that is no number nor '-' is refused, exit 65 naming FILE:LINE"
+
 # ---- evidence levels: what is queued, and what the messages say ------------
 # Four accepted variables, one per level shape, in a journal with the level
 # column: exercised (vmlinux, booted), module-cycled (cycled=foo), and two
@@ -662,6 +698,21 @@ qrun "$T/empty"
 [ -f "$T/empty/.ro-campaign-queue" ] &&
 	ok "#1 an empty directory becomes a queue" ||
 	not_ok "#1 an empty directory becomes a queue" "exit $rc"
+[ "$(cat "$T/empty/index.tsv" 2>/dev/null)" = "$(printf 'file\tline\tname\tannotation\tpatch')" ] &&
+	ok "a queue without patches has index.tsv, its header only" ||
+	not_ok "a queue without patches has index.tsv, its header only" "exit $rc: $(head -c 200 "$T/empty/index.tsv" 2>&1)"
+# QUEUE_EXCLUDE is read by column name into queue plan's exclude list,
+# file line name reason; the older columns file name reason get line "-".
+printf 'name\treason\tfile\nx\told list\tkernel/a.c\n' >"$T/old.x"
+QUEUE_EXCLUDE=$T/old.x qrun "$T/exq"
+[ "$rc" -eq 0 ] && [ "$(cat "$T/exq/.core-only.tsv")" = "$(printf 'file\tline\tname\treason\nkernel/a.c\t-\tx\told list')" ] &&
+	ok "QUEUE_EXCLUDE of the older columns, reordered: read by name, line '-'" ||
+	not_ok "QUEUE_EXCLUDE of the older columns, reordered: read by name, line '-'" "exit $rc: $(tr '\n\t' '| ' <"$T/exq/.core-only.tsv" 2>&1)"
+printf 'file\tname\nkernel/a.c\tx\n' >"$T/noreason.x"
+QUEUE_EXCLUDE=$T/noreason.x qrun "$T/exq"
+[ "$rc" -eq 65 ] && grep -q "noreason.x:1: .*reason" "$T/q.err" &&
+	ok "QUEUE_EXCLUDE without a reason column: exit 65 naming FILE:1" ||
+	not_ok "QUEUE_EXCLUDE without a reason column: exit 65 naming FILE:1" "exit $rc: $(head -c 200 "$T/q.err")"
 
 # Issue 34 item 7: with a relative WORK, "git -C TREE worktree add
 # WORK/qtree" made the worktree inside TREE.  queue.sh makes WORK

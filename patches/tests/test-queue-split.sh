@@ -84,6 +84,16 @@ grep -q '^  arch/x86/kvm/svm/svm.c  *KVM: x86 (table)$' "$q/README" 2>/dev/null 
 	ok "no history (tarball tree): the prefix comes from the table, and the README says so" ||
 	not_ok "no history (tarball tree): the prefix comes from the table, and the README says so" "$(grep -A 8 '^Subject prefixes' "$q/README" 2>/dev/null | tr '\n' '|')"
 
+# index.tsv: each queued variable's key, its annotation and its patch.
+want=$(awk -F '\t' -v p="$p" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["class"] == "ro_after_init" { print $c["file"] "\t" $c["line"] "\t" $c["name"] "\tro_after_init\t" p }' \
+	"$fx/candidates.tsv" | LC_ALL=C sort)
+got=$(tail -n +2 "$q/index.tsv" 2>/dev/null | LC_ALL=C sort)
+[ "$(head -n 1 "$q/index.tsv" 2>/dev/null)" = "$(printf 'file\tline\tname\tannotation\tpatch')" ] &&
+	[ -n "$got" ] && [ "$got" = "$want" ] &&
+	ok "nine parameters: index.tsv maps each (file, line, name) to its patch" ||
+	not_ok "nine parameters: index.tsv maps each (file, line, name) to its patch" "$(head -c 300 "$q/index.tsv" 2>&1)"
+
 # ---- a git tree with history: the user's checkout, posed by a clone ----------
 # The fixture file is committed on pristine as the user's "KVM: SVM:"
 # commits; that commit is the clone's pristine (and core: the queue's
@@ -142,6 +152,26 @@ while read -r p; do
 	subject "$gq/$p" >>"$t/subjects"
 	repeated "$gq/$p" | sed "s|^|$p: |" >>"$t/dups"
 done <"$gq/series"
+# index.tsv: twenty rows, each a series entry whose added line annotates
+# the variable at its own line.
+nbad=0
+nidx=0
+while IFS='	' read -r f l vn a ip; do
+	nidx=$((nidx + 1))
+	grep -qxF "$ip" "$gq/series" &&
+		awk -v l="$l" '/^@@ / { split($3, h, /[+,]/); at = h[2] - 1; next }
+			/^\+/ && !/^\+\+\+/ { at++; if (at == l) hit = $0 } /^ / { at++ }
+			END { exit hit == "" }' "$gq/$ip" &&
+		awk -v l="$l" '/^@@ / { split($3, h, /[+,]/); at = h[2] - 1; next }
+			/^\+/ && !/^\+\+\+/ { at++; if (at == l) print; next } /^ / { at++ }' "$gq/$ip" |
+		grep -q "\<$vn\>.*__ro_after_init\|__ro_after_init.*\<$vn\>" ||
+		nbad=$((nbad + 1))
+done <<EOF_IDX
+$(tail -n +2 "$gq/index.tsv" 2>/dev/null)
+EOF_IDX
+[ "$nidx" -eq 20 ] && [ "$nbad" -eq 0 ] &&
+	ok "twenty mixed: index.tsv links each variable to the patch that annotates its line" ||
+	not_ok "twenty mixed: index.tsv links each variable to the patch that annotates its line" "$nidx rows, $nbad wrong"
 want="KVM: SVM: Mark pointers set once at init as __ro_after_init
 KVM: SVM: Mark settings as __ro_after_init
 KVM: SVM: Mark fix_table, fix_names and fix_bytes as __ro_after_init

@@ -293,7 +293,7 @@ check "no file column: the message names the file and column" \
 	grep -q "nofile.tsv:1: .*file" "$st/err2"
 check "no file column: nothing written" [ ! -e "$st/out2" ]
 # A path outside the tree is bad data too.
-printf 'file\tclass\n../etc/passwd\tro_after_init\n' > "$st/abs.tsv"
+printf 'file\tline\tname\tclass\n../etc/passwd\t1\tv\tro_after_init\n' > "$st/abs.tsv"
 "$bin" --candidates "$st/abs.tsv" --tree "$TREE" \
 	--config "$st/base/.config" --out "$st/out2" 2> "$st/err3"
 rc=$?
