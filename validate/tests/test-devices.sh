@@ -23,7 +23,7 @@ WORK=${WORK:-$HOME/.cache/ro-campaign}
 TREE=${TREE:-$WORK/linux}
 VTREE=${VTREE:-$WORK/vtree}
 st=$WORK/devices-test
-. "$top/qemu-boot/tests/tap.sh"
+. "$top/lib/tap.sh"
 . "$top/lib/tsv.sh"
 . "$top/lib/ktree.sh"
 
