@@ -140,7 +140,7 @@ TESTS ?= $(filter-out $(SLOW_TESTS),$(foreach s,$(STAGES),$(sort $(wildcard $(s)
 
 define run-tests
 	@passed=0; failed=0; skipped=0; start=$$(date +%s); \
-	mkdir -p "$(WORK)/test-logs"; \
+	mkdir -p "$(WORK)/test-logs"; : >"$(WORK)/test-logs/times"; \
 	for t in $(1); do \
 		log="$(WORK)/test-logs/$$(echo $$t | tr / _).log"; \
 		echo "== $$t"; \
@@ -155,9 +155,12 @@ define run-tests
 			f=1; echo "   not ok - $$t exited $$rc (log: $$log)"; \
 			tail -n 5 "$$log" | sed 's/^/   # /'; fi; \
 		echo "   # $$t took $$(( $$(date +%s) - t0 )) s"; \
+		echo "$$(( $$(date +%s) - t0 )) $$t" >>"$(WORK)/test-logs/times"; \
 		passed=$$((passed + p)); failed=$$((failed + f)); \
 		skipped=$$((skipped + s)); \
 	done; \
+	echo "# the slowest, in s (all in $(WORK)/test-logs/times):"; \
+	sort -rn "$(WORK)/test-logs/times" | head -n 12 | sed 's/^/#   /'; \
 	echo "tests took $$(( $$(date +%s) - start )) s"; \
 	echo "$$skipped skipped"; \
 	echo "$$passed passed, $$failed failed"; \
