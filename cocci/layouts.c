@@ -27,7 +27,8 @@
  * architecture, or in several drivers) traps if any definition does.
  *
  * Exit status: 0, 1 if a file could not be read (named on stderr; the
- * others are still read), 64 usage, 70 a host error.
+ * others are still read), 64 usage, 65 LIST cannot be opened, 70 a host
+ * error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -719,7 +720,8 @@ static void print_usage(FILE *out)
 		"type), fn (a function pointer), ops (an ops table: half of its\n"
 		"members or more are function pointers), ops-pointer and\n"
 		"object-pointer (a pointer to an ops table, to a struct or union).\n"
-		"Exit status: 0, 1 a file could not be read, 64 usage, 70 host.\n");
+		"Exit status: 0, 1 a file could not be read, 64 usage, 65 LIST\n"
+		"cannot be opened, 70 host.\n");
 }
 
 int main(int argc, char **argv)
@@ -747,7 +749,7 @@ int main(int argc, char **argv)
 	}
 	list = strcmp(argv[2], "-") ? fopen(argv[2], "r") : stdin;
 	if (!list)
-		die(RC_USAGE, "%s: %s", argv[2], strerror(errno));
+		die(RC_DATA, "%s: %s", argv[2], strerror(errno));
 	strtab_init(&strs);
 	strtab_init(&fntypes);
 	while (read_text_line(list, argv[2], &line, &cap)) {

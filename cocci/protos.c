@@ -36,7 +36,8 @@
  * makes the table smaller, never wrong about a row it prints.
  *
  * Exit status: 0, 1 if a file could not be read (named on stderr; the
- * others are still read), 64 usage, 70 a host error.
+ * others are still read), 64 usage, 65 LIST cannot be opened, 70 a host
+ * error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -635,7 +636,8 @@ static void print_usage(FILE *out)
 		"that name takes as a pointer to const: &x passed there is a read;\n"
 		"and, with arg '-', every struct or union member that every\n"
 		"declaration of that name makes a pointer to const.\n"
-		"Exit status: 0, 1 a file could not be read, 64 usage, 70 host.\n");
+		"Exit status: 0, 1 a file could not be read, 64 usage, 65 LIST\n"
+		"cannot be opened, 70 host.\n");
 }
 
 int main(int argc, char **argv)
@@ -658,7 +660,7 @@ int main(int argc, char **argv)
 	}
 	list = strcmp(argv[2], "-") ? fopen(argv[2], "r") : stdin;
 	if (!list)
-		die(RC_USAGE, "%s: %s", argv[2], strerror(errno));
+		die(RC_DATA, "%s: %s", argv[2], strerror(errno));
 	strtab_init(&strs);
 	while (read_text_line(list, argv[2], &line, &cap)) {
 		char *buf;
