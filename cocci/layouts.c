@@ -4,7 +4,9 @@
  * its keeper writes after init.  An object of such a type whose address
  * escapes is written after init by whoever keeps it: the next list
  * registration rewrites its list links, a get or put its count, a lock
- * its lock word (candidates/classify.c, the type trap).
+ * its lock word (candidates/classify.c, the type trap).  The trap types
+ * are lib/traps.tsv's: its base types are the roots, its inert types
+ * never trap, whatever they embed.
  *
  * Reads the C files named in LIST (paths relative to TREE, one a line)
  * and every struct, union and typedef defined in them, and prints a TSV
@@ -37,41 +39,7 @@
 
 #include "ctok.h"
 #include "strtab.h"
-
-/*
- * What a keeper writes in each trap type; the issue's list (list, hlist
- * and rb nodes, kobject, kref, refcount and atomics, locks, completions,
- * work and timers, notifier links) and the heads that hold them.
- */
-static const char *const trap_types[] = {
-	"struct list_head", "struct hlist_head", "struct hlist_node",
-	"struct hlist_nulls_head", "struct hlist_nulls_node",
-	"struct llist_head", "struct llist_node", "struct rb_node",
-	"struct rb_root", "struct rb_root_cached", "struct kobject",
-	"struct kset", "struct kref", "refcount_t", "atomic_t", "atomic64_t",
-	"atomic_long_t", "spinlock_t", "raw_spinlock_t", "rwlock_t",
-	"seqlock_t", "struct mutex", "struct rw_semaphore", "struct semaphore",
-	"struct completion", "struct work_struct", "struct delayed_work",
-	"struct timer_list", "struct hrtimer", "wait_queue_head_t",
-	"struct wait_queue_head", "struct notifier_block",
-	"struct atomic_notifier_head", "struct blocking_notifier_head",
-	"struct raw_notifier_head", "struct srcu_notifier_head",
-	"struct xarray", "struct idr", "struct percpu_ref",
-	/* __clk_hw_set_clk() rewrites core and clk from clock ops at runtime */
-	"struct clk_hw",
-};
-
-/*
- * Never traps, whatever they embed: a static key's atomic count is the
- * jump label code's own business (candidates/ judges keys by their
- * static_branch_*() calls), and lockdep only takes the address of a
- * static lock_class_key or lockdep_map.
- */
-static const char *const inert_types[] = {
-	"struct static_key", "struct static_key_true",
-	"struct static_key_false", "struct lock_class_key",
-	"struct lockdep_map",
-};
+#include "traps.h"
 
 /* Never a member's type name: qualifiers and the like. */
 static const char *const qualifiers[] = {
@@ -779,19 +747,28 @@ int main(int argc, char **argv)
 		return status;
 	}
 
-	/* every name gets a slot; the trap types are the roots */
-	for (i = 0; i < ARRAY_SIZE(trap_types); i++)
-		strtab_intern(&strs, trap_types[i]);
-	for (i = 0; i < ARRAY_SIZE(inert_types); i++)
-		strtab_intern(&strs, inert_types[i]);
+	/*
+	 * every name gets a slot; the base trap types of lib/traps.tsv are
+	 * the roots, and its inert types stop the walk: a static key's count
+	 * is the jump label code's own business, lockdep only takes the
+	 * address of a lock_class_key
+	 */
+	for (i = 0; i < ntrap_types; i++) {
+		if (!trap_is(&trap_types[i], "embeds"))
+			strtab_intern(&strs, trap_types[i].type);
+	}
 	ntypes = strs.n;
 	via = xmalloc(ntypes * sizeof(*via));
 	for (i = 0; i < ntypes; i++)
 		via[i] = VIA_NONE;
-	for (i = 0; i < ARRAY_SIZE(trap_types); i++)
-		via[strtab_find(&strs, trap_types[i])] = VIA_BASE;
-	for (i = 0; i < ARRAY_SIZE(inert_types); i++)
-		via[strtab_find(&strs, inert_types[i])] = VIA_INERT;
+	for (i = 0; i < ntrap_types; i++) {
+		const struct trap_type *t = &trap_types[i];
+
+		if (trap_is(t, "base"))
+			via[strtab_find(&strs, t->type)] = VIA_BASE;
+		else if (trap_is(t, "inert"))
+			via[strtab_find(&strs, t->type)] = VIA_INERT;
+	}
 	for (round = 0; changed && round < 64; round++) {
 		changed = 0;
 		for (i = 0; i < nmembers; i++) {

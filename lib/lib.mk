@@ -22,3 +22,11 @@ CLEAN_FILES += lib/tests/lib-test
 lib/tests/lib-test: lib/tests/lib-test.c $(LIB)
 	$(CC) $(CFLAGS) -o $@ lib/tests/lib-test.c $(LIB)
 PROGRAMS += lib/tests/lib-test
+
+# Data files that sh reads and C compiles in (lib/tsv2c.awk): the
+# trap types (lib/traps.tsv).  TSV_CHECK: the values a column may hold.
+lib/%.inc: lib/%.tsv lib/tsv2c.awk
+	awk -v check='$(TSV_CHECK)' -f lib/tsv2c.awk $< >$@.tmp && mv $@.tmp $@
+lib/traps.inc: TSV_CHECK = kind=base|embeds|inert counted=yes|no
+lib/traps.o: lib/traps.inc
+CLEAN_FILES += lib/traps.inc
