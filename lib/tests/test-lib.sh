@@ -300,4 +300,31 @@ expect "a number in range" 0 "$bin" long 128
 for p in 4294967296 99999999999999999999 -1 0 12x "" " 5"; do
 	expect "'$p' is refused as a number with 64" 64 "$bin" long "$p"
 done
+
+# ---- not-built kinds: validate writes "not-built: KIND: text" -----------
+# notbuilt REASON WANT (REASON is the evidence after "not-built: ")
+notbuilt() {
+	got=$("$bin" notbuilt "$1")
+	[ "$got" = "$2" ] && ok "not-built '$1' is of kind '$2'" ||
+		not_ok "not-built '$1' is of kind '$2'" "got '$got'"
+}
+notbuilt 'other-arch: arm64 (arch/arm64/a.c is under arch/arm64)' other-arch
+notbuilt 'unmet: CONFIG_X did not stick: a/Kconfig:3: depends on PCI' unmet
+notbuilt 'not-c: not a .c file, no object to check' 'not a .c file'
+notbuilt 'buildable: not compiled, although the cover plan has it buildable (in the base .config)' 'not compiled, although buildable'
+notbuilt 'not-in-profile: mm/a.o is not compiled in profile fast' 'not compiled in the profile'
+notbuilt 'compiled-out: no symbol x in mm/a.o (compiled out)' 'compiled out'
+notbuilt 'discarded: x not linked into vmlinux (discarded)' discarded
+# the kind is the token, not the prose: no phrase to match
+notbuilt 'discarded: x was dropped by the linker' discarded
+notbuilt 'compiled-out: the object has no x' 'compiled out'
+notbuilt 'not-in-profile: not in this build' 'not compiled in the profile'
+# journals written before the kinds keep their groups
+notbuilt 'mm/a.o is not compiled in profile wide' 'not compiled in the profile'
+notbuilt 'no kbuild rule in drivers/z names q.o' 'no kbuild rule'
+notbuilt 'not a .c file, no object to check' 'not a .c file'
+notbuilt 'no symbol x in mm/a.o (compiled out)' 'compiled out'
+notbuilt 'something else: entirely' other
+notbuilt 'bogus-kind: text' other
+
 finish
