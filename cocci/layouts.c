@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cattrs.h"
 #include "ctok.h"
 #include "strtab.h"
 #include "traps.h"
@@ -46,19 +47,6 @@ static const char *const qualifiers[] = {
 	"const", "volatile", "static", "extern", "register", "__rcu",
 	"__percpu", "__iomem", "__user", "__force", "__private", "signed",
 	"unsigned", "__signed__", "__unsigned__", "__data_racy",
-};
-
-/* Attributes to skip, with their parenthesised arguments if any. */
-static const char *const attributes[] = {
-	"__attribute__", "__attribute", "__aligned", "__packed",
-	"__counted_by", "__counted_by_le", "__counted_by_be", "__nonstring",
-	"__randomize_layout", "__no_randomize_layout",
-	"____cacheline_aligned", "____cacheline_aligned_in_smp",
-	"__cacheline_aligned", "__cacheline_aligned_in_smp",
-	"____cacheline_internodealigned_in_smp", "__may_alias",
-	"__designated_init", "__guarded_by", "__pt_guarded_by", "__deprecated",
-	"__maybe_unused", "__always_unused", "__ro_after_init",
-	"__read_mostly",
 };
 
 struct member {
@@ -200,7 +188,7 @@ static size_t close_of(size_t open)
 /* The next token at or after I that is not an attribute (with its args). */
 static size_t skip_attrs(size_t i, size_t end)
 {
-	while (i < end && in(i, attributes, ARRAY_SIZE(attributes))) {
+	while (i < end && in(i, c_member_attrs, n_c_member_attrs)) {
 		i++;
 		if (i < end && is(i, "("))
 			i = close_of(i) + 1;
@@ -247,7 +235,7 @@ static void declarators(uint32_t owner, const char *prefix, uint32_t type,
 			if (is(i, "(") || is(i, "["))
 				i = close_of(i);
 			else if (!name && ident(i) &&
-				 !in(i, attributes, ARRAY_SIZE(attributes)) &&
+				 !in(i, c_member_attrs, n_c_member_attrs) &&
 				 !in(i, qualifiers, ARRAY_SIZE(qualifiers)))
 				name = i + 1;
 		}
@@ -417,7 +405,7 @@ static size_t parse_typedef(size_t i)
 		for (n = close + 1; n < end; n++) {
 			if (is(n, "*") || is(n, "("))
 				break;
-			if (!ident(n) || in(n, attributes, ARRAY_SIZE(attributes)))
+			if (!ident(n) || in(n, c_member_attrs, n_c_member_attrs))
 				continue;
 			if (owner == STR_NONE) {
 				owner = tok_name(n);
@@ -437,7 +425,7 @@ static size_t parse_typedef(size_t i)
 			return end;
 		}
 		if (is(n, "(") && n > k + 1 && ident(n - 1) &&
-		    !in(n - 1, attributes, ARRAY_SIZE(attributes))) {
+		    !in(n - 1, c_member_attrs, n_c_member_attrs)) {
 			strtab_intern(&fntypes, tok_text(n - 1));
 			return end;
 		}

@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cattrs.h"
 #include "ctok.h"
 #include "strtab.h"
 
@@ -368,18 +369,6 @@ struct member {
 static struct member *members;
 static size_t capmembers;
 
-/* Attributes that may follow a member's name. */
-static const char *const member_attrs[] = {
-	"__rcu", "__percpu", "__iomem", "__user", "__force", "__private",
-	"__packed", "__aligned", "__attribute__", "__attribute",
-	"__counted_by", "__counted_by_le", "__counted_by_be", "__nonstring",
-	"__randomize_layout", "__no_randomize_layout", "__deprecated",
-	"__guarded_by", "__pt_guarded_by", "__cacheline_aligned",
-	"__cacheline_aligned_in_smp", "____cacheline_aligned",
-	"____cacheline_aligned_in_smp", "__data_racy", "__bitwise",
-	"__maybe_unused", "__always_unused", "__read_mostly", "__tag",
-};
-
 static void add_member(size_t i, int is_const)
 {
 	uint32_t name = tok_name(i);
@@ -430,12 +419,12 @@ static size_t member_name(size_t a, size_t b)
 				else if (is(o, "(") && --depth == 0)
 					break;
 			}
-			if (o == a || !tok_in(cur.t, o - 1, member_attrs,
-					      ARRAY_SIZE(member_attrs)))
+			if (o == a || !tok_in(cur.t, o - 1, c_member_attrs,
+					      n_c_member_attrs))
 				return b;
 			k = o - 1;
-		} else if (tok_in(cur.t, k - 1, member_attrs,
-				  ARRAY_SIZE(member_attrs))) {
+		} else if (tok_in(cur.t, k - 1, c_member_attrs,
+				  n_c_member_attrs)) {
 			k--;
 		} else {
 			break;
