@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "classify.h"
+#include "images.h"
 #include "link.h"
 #include "perm.h"
 #include "traps.h"
@@ -1156,38 +1157,21 @@ static uint32_t later_definition(const struct judge *j, uint32_t d)
 /*
  * Code that is linked apart from the kernel proper and runs before it:
  * it has no .data..ro_after_init that mark_rodata_ro() seals, so an
- * annotation there does nothing or breaks the build.  PATH's directory
- * below arch/ARCH/ (boot/, purgatory/, kernel/pi/, realmode/rm/), or the
- * EFI stub.  And samples/: example code, which the whole-tree token scans
- * (layouts, protos, callers) leave out, so its type traps are unknown.
+ * annotation there does nothing or breaks the build.  The directories of
+ * lib/images.tsv marked skip (arch/ARCH/boot/, purgatory/, kernel/pi/,
+ * realmode/rm/, the EFI stub).  And samples/: example code, which the
+ * whole-tree token scans (layouts, protos, callers) leave out, so its
+ * type traps are unknown.
  */
 static const char *outside_kernel(const char *path)
 {
-	static const struct {
-		const char *dir, *why;
-	} dirs[] = {
-		{ "boot/", "boot code (a decompressor or real-mode setup), not the kernel proper" },
-		{ "purgatory/", "kexec purgatory, linked apart from the kernel" },
-		{ "kernel/pi/", "early position-independent code, linked apart from the kernel" },
-		{ "realmode/rm/", "real-mode trampoline code, not the kernel proper" },
-	};
-	const char *sub;
-	size_t i;
+	const struct image *im;
+	size_t len;
 
-	if (!strncmp(path, "drivers/firmware/efi/libstub/", 29))
-		return "EFI stub, runs before the kernel";
 	if (!strncmp(path, "samples/", 8))
 		return "sample code, not the kernel proper (the whole-tree scans leave samples/ out)";
-	if (strncmp(path, "arch/", 5))
-		return NULL;
-	sub = strchr(path + 5, '/');
-	if (!sub)
-		return NULL;
-	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
-		if (!strncmp(sub + 1, dirs[i].dir, strlen(dirs[i].dir)))
-			return dirs[i].why;
-	}
-	return NULL;
+	im = image_of(path, &len);
+	return im && image_skips(im) ? im->why : NULL;
 }
 
 static const char *skip_reason(const struct judge *j, const struct def *df)
