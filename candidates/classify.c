@@ -11,6 +11,7 @@
 #include "classify.h"
 #include "images.h"
 #include "link.h"
+#include "notkernel.h"
 #include "perm.h"
 #include "traps.h"
 
@@ -1159,17 +1160,19 @@ static uint32_t later_definition(const struct judge *j, uint32_t d)
  * it has no .data..ro_after_init that mark_rodata_ro() seals, so an
  * annotation there does nothing or breaks the build.  The directories of
  * lib/images.tsv marked skip (arch/ARCH/boot/, purgatory/, kernel/pi/,
- * realmode/rm/, the EFI stub).  And samples/: example code, which the
- * whole-tree token scans (layouts, protos, callers) leave out, so its
- * type traps are unknown.
+ * realmode/rm/, the EFI stub).  And the paths of lib/notkernel.tsv:
+ * samples/, example code, which the whole-tree token scans (layouts,
+ * protos, callers) leave out, so its type traps are unknown, and the
+ * others, which only a --list of run-facts.sh can bring in.
  */
 static const char *outside_kernel(const char *path)
 {
+	const struct notkernel *nk = notkernel_of(path);
 	const struct image *im;
 	size_t len;
 
-	if (!strncmp(path, "samples/", 8))
-		return "sample code, not the kernel proper (the whole-tree scans leave samples/ out)";
+	if (nk)
+		return nk->why;
 	im = image_of(path, &len);
 	return im && image_skips(im) ? im->why : NULL;
 }

@@ -35,3 +35,8 @@ CLEAN_FILES += lib/traps.inc
 lib/images.inc: TSV_CHECK = vars=skip|kept
 lib/images.o: lib/images.inc
 CLEAN_FILES += lib/images.inc
+# the paths that hold no kernel code (lib/notkernel.tsv; lib/notkernel.sh
+# reads it for the scripts)
+lib/notkernel.inc: TSV_CHECK = scans=none|facts
+lib/notkernel.o: lib/notkernel.inc
+CLEAN_FILES += lib/notkernel.inc

@@ -112,6 +112,7 @@ arch/x86/boot/compressed/kaslr.c|1|bt_var|static|int|0|-|0
 drivers/firmware/efi/libstub/x86-stub.c|1|stub_var|static|int|0|-|0
 arch/x86/realmode/init.c|1|rm_init_var|static|int|0|-|0
 samples/kobject/kset-example.c|1|smp_var|static|int|0|-|0
+tools/lib/x.c|1|tl_var|static|int|0|-|0
 X
 tsv writes.tsv <<'X'
 file|line|var|func|form
@@ -167,6 +168,7 @@ arch/x86/boot/compressed/kaslr.c|100|bt_var|bt_init|assign
 drivers/firmware/efi/libstub/x86-stub.c|100|stub_var|stub_init|assign
 arch/x86/realmode/init.c|100|rm_init_var|rm_init|assign
 samples/kobject/kset-example.c|100|smp_var|smp_init|assign
+tools/lib/x.c|100|tl_var|tl_init|assign
 # module_param's own mention of the variable is not a separate write
 a.c|4|p_rw|-|addr
 X
@@ -178,6 +180,7 @@ arch/x86/realmode/init.c|90|rm_init|static|init
 arch/x86/realmode/init.c|91|rm_runtime|global|-
 drivers/firmware/efi/libstub/x86-stub.c|91|stub_runtime|global|-
 samples/kobject/kset-example.c|90|smp_init|static|init
+tools/lib/x.c|90|tl_init|static|init
 a.c|200|foo_init|static|init
 a.c|201|foo_cpu_online|static|-
 a.c|202|foo_resume|static|-
@@ -268,6 +271,7 @@ expect arch/x86/boot/compressed/kaslr.c bt_var skip - "boot code, not the kernel
 expect drivers/firmware/efi/libstub/x86-stub.c stub_var skip - "the EFI stub, not the kernel proper"
 expect arch/x86/realmode/init.c rm_init_var ro_after_init high "realmode/init.c is kernel code"
 expect samples/kobject/kset-example.c smp_var skip - "sample code is skipped"
+expect tools/lib/x.c tl_var skip - "tools/ of lib/notkernel.tsv is skipped too"
 expect a.c w_hotplug rejected - "written in a hotplug callback"
 expect a.c w_resume rejected - "written in a resume handler"
 expect a.c p_rw rejected - "module_param 0644"

@@ -327,4 +327,27 @@ notbuilt 'no symbol x in mm/a.o (compiled out)' 'compiled out'
 notbuilt 'something else: entirely' other
 notbuilt 'bogus-kind: text' other
 
+# ---- lib/notkernel.tsv for the scripts (lib/notkernel.sh) ---------------
+. "$top/lib/notkernel.sh"
+got=$(notkernel_excludes "$top/lib/notkernel.tsv" none)
+[ "$got" = ':(exclude)tools :(exclude)scripts :(exclude)Documentation' ] &&
+	ok "notkernel none: tools, scripts, Documentation" ||
+	not_ok "notkernel none: tools, scripts, Documentation" "got '$got'"
+got=$(notkernel_excludes "$top/lib/notkernel.tsv" facts)
+[ "$got" = ':(exclude)tools :(exclude)scripts :(exclude)Documentation :(exclude)samples' ] &&
+	ok "notkernel facts: samples/ too, for the whole-tree scans" ||
+	not_ok "notkernel facts: samples/ too, for the whole-tree scans" "got '$got'"
+printf 'path\tscans\twhy\nto ols/\tnone\tx\n' >"$t/nk.tsv"
+(notkernel_excludes "$t/nk.tsv" none) >/dev/null 2>"$t/nk.err"
+rc=$?
+[ $rc -eq 65 ] && grep -q "nk.tsv:2: " "$t/nk.err" &&
+	ok "notkernel: a path with a blank is refused, 65, FILE:LINE" ||
+	not_ok "notkernel: a path with a blank is refused, 65, FILE:LINE" "rc=$rc $(cat "$t/nk.err")"
+printf 'path\tscans\twhy\ntools/\tsome\tx\n' >"$t/nk.tsv"
+(notkernel_excludes "$t/nk.tsv" none) >/dev/null 2>"$t/nk.err"
+rc=$?
+[ $rc -eq 65 ] && grep -q "nk.tsv:2: scans" "$t/nk.err" &&
+	ok "notkernel: an unknown scans value is refused, 65" ||
+	not_ok "notkernel: an unknown scans value is refused, 65" "rc=$rc $(cat "$t/nk.err")"
+
 finish
