@@ -337,17 +337,18 @@ got=$(notkernel_excludes "$top/lib/notkernel.tsv" facts)
 [ "$got" = ':(exclude)tools :(exclude)scripts :(exclude)Documentation :(exclude)samples' ] &&
 	ok "notkernel facts: samples/ too, for the whole-tree scans" ||
 	not_ok "notkernel facts: samples/ too, for the whole-tree scans" "got '$got'"
-printf 'path\tscans\twhy\nto ols/\tnone\tx\n' >"$t/nk.tsv"
-(notkernel_excludes "$t/nk.tsv" none) >/dev/null 2>"$t/nk.err"
-rc=$?
-[ $rc -eq 65 ] && grep -q "nk.tsv:2: " "$t/nk.err" &&
-	ok "notkernel: a path with a blank is refused, 65, FILE:LINE" ||
-	not_ok "notkernel: a path with a blank is refused, 65, FILE:LINE" "rc=$rc $(cat "$t/nk.err")"
-printf 'path\tscans\twhy\ntools/\tsome\tx\n' >"$t/nk.tsv"
-(notkernel_excludes "$t/nk.tsv" none) >/dev/null 2>"$t/nk.err"
-rc=$?
-[ $rc -eq 65 ] && grep -q "nk.tsv:2: scans" "$t/nk.err" &&
-	ok "notkernel: an unknown scans value is refused, 65" ||
-	not_ok "notkernel: an unknown scans value is refused, 65" "rc=$rc $(cat "$t/nk.err")"
+# nk_refused ROW MESSAGE DESC: a lib/notkernel.tsv with ROW is refused, 65,
+# with MESSAGE after FILE:LINE
+nk_refused() {
+	printf 'path\tscans\twhy\n%s\n' "$1" >"$t/nk.tsv"
+	(notkernel_excludes "$t/nk.tsv" none) >/dev/null 2>"$t/nk.err"
+	rc=$?
+	[ $rc -eq 65 ] && grep -q "nk.tsv:2: $2" "$t/nk.err" &&
+		ok "notkernel: $3 is refused, 65, FILE:LINE" ||
+		not_ok "notkernel: $3 is refused, 65, FILE:LINE" \
+			"rc=$rc $(cat "$t/nk.err")"
+}
+nk_refused "to ols/${tab}none${tab}x" path 'a path with a blank'
+nk_refused "tools/${tab}some${tab}x" scans 'an unknown scans value'
 
 finish
