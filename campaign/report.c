@@ -64,31 +64,13 @@ const char *const level_label[EV_LEVEL_NR] = {
 };
 
 /*
- * A not-built reason (the evidence after "not-built: ") by its kind:
- * validate's phrases, the cover plan's states; "other" for the rest.
+ * A not-built reason (the evidence after "not-built: ") by its kind, the
+ * KIND token validate writes (lib/evidence.h, ev_notbuilt_kinds; older
+ * journals by their phrases): the group's label, "other" for the rest.
  */
 const char *notbuilt_kind(const char *reason)
 {
-	static const struct {
-		const char *kind, *text;
-		int prefix;	/* TEXT starts the reason, else is in it */
-	} k[] = {
-		{ "other-arch", "other-arch: ", 1 },
-		{ "unmet", "unmet: ", 1 },
-		{ "no kbuild rule", "no kbuild rule", 1 },
-		{ "not a .c file", "not a .c file", 1 },
-		{ "not compiled, although buildable", "not compiled, although", 1 },
-		{ "not compiled in the profile", " is not compiled in profile ", 0 },
-		{ "compiled out", "(compiled out)", 0 },
-		{ "discarded", "(discarded)", 0 },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(k); i++)
-		if (k[i].prefix ? !strncmp(reason, k[i].text, strlen(k[i].text)) :
-		    !!strstr(reason, k[i].text))
-			return k[i].kind;
-	return "other";
+	return ev_notbuilt_kinds[ev_notbuilt_parse(reason)].label;
 }
 
 /*

@@ -49,6 +49,9 @@ prog_name=bench-loo
 bin=$here/candidates
 runfacts=$repo/cocci/run-facts.sh
 . "$repo/lib/tsv.sh"
+. "$repo/lib/notkernel.sh"
+# lib/notkernel.tsv as ":(exclude)DIR" pathspecs, split unquoted below
+nk=$(notkernel_excludes "$repo/lib/notkernel.tsv" none) || exit 65
 jobs=$(nproc 2>/dev/null || echo 2)
 target=0.80
 keep=0
@@ -126,8 +129,8 @@ tsv_awk "$loo/facts-scope/defs.tsv" 'NR > 1 && $c_storage == "global" &&
 cp "$loo/facts-scope/files.txt" "$loo/files.txt"
 if [ -s "$loo/globals.txt" ]; then
 	# the files run-facts.sh's phase 2 would add for these names
-	git -C "$tree" ls-files -- '*.c' '*.h' ':(exclude)tools' \
-		':(exclude)scripts' ':(exclude)Documentation' |
+	# shellcheck disable=SC2086
+	git -C "$tree" ls-files -- '*.c' '*.h' $nk |
 		(cd "$tree" && "$here/../cocci/mentions" "$loo/globals.txt") \
 		>> "$loo/files.txt"
 fi

@@ -9,8 +9,11 @@
 #include <string.h>
 
 #include "classify.h"
+#include "images.h"
 #include "link.h"
+#include "notkernel.h"
 #include "perm.h"
+#include "traps.h"
 
 #define MAX_EVIDENCE 64
 
@@ -199,85 +202,12 @@ static int def_is_array(const struct judge *j, const struct def *df)
  * a get/put its count, a lock/unlock its lock word. So an escape of its
  * address, even from init-only code, is a write. The escape's callee is not
  * in the facts: every escape counts, __init callees included.
- * Embedding types are a short hand list of registered kernel types, with
- * the header that defines them and the function that links them (no line
- * numbers: the list serves 6.1 and 6.12, whose layouts differ, e.g.
- * syscore_ops lost its node to struct syscore); a type defined in a .c
- * file is not resolved.
+ * The types are lib/traps.tsv's: the base types, and a short list of
+ * registered kernel types that embed one, with the header that defines
+ * them and the function that links them (no line numbers: the list
+ * serves 6.1 and 6.12, whose layouts differ, e.g. syscore_ops lost its
+ * node to struct syscore); a type defined in a .c file is not resolved.
  */
-struct trap {
-	const char *type;	/* as defs.tsv prints it, qualifiers dropped */
-	const char *field;	/* what the keeper writes */
-	const char *where;	/* the field's definition */
-};
-
-static const struct trap traps[] = {
-	{ "struct list_head", "its list links", NULL },
-	{ "struct hlist_head", "its list head", NULL },
-	{ "struct hlist_node", "its list links", NULL },
-	{ "struct rb_node", "its tree links", NULL },
-	{ "struct rb_root", "its tree root", NULL },
-	{ "struct kobject", "its kref and list links", NULL },
-	{ "struct kref", "its count", NULL },
-	{ "refcount_t", "its count", NULL },
-	{ "atomic_t", "its value", NULL },
-	{ "atomic64_t", "its value", NULL },
-	{ "atomic_long_t", "its value", NULL },
-	{ "spinlock_t", "its lock word", NULL },
-	{ "raw_spinlock_t", "its lock word", NULL },
-	{ "rwlock_t", "its lock word", NULL },
-	{ "seqlock_t", "its lock word", NULL },
-	{ "struct mutex", "its lock word", NULL },
-	{ "struct rw_semaphore", "its lock word", NULL },
-	{ "struct completion", "its done count", NULL },
-	{ "struct work_struct", "its pending bits and list links", NULL },
-	{ "struct delayed_work", "its work and timer", NULL },
-	{ "struct timer_list", "its list links and expiry", NULL },
-	{ "struct hrtimer", "its tree node and state", NULL },
-	{ "wait_queue_head_t", "its lock and list", NULL },
-	{ "struct notifier_block", "next (the chain link)",
-	  "include/linux/notifier.h; written by notifier_chain_register() in kernel/notifier.c" },
-	{ "struct atomic_notifier_head", "lock (spinlock_t) and head",
-	  "include/linux/notifier.h" },
-	{ "struct blocking_notifier_head", "rwsem and head",
-	  "include/linux/notifier.h" },
-	{ "struct raw_notifier_head", "head (the chain)",
-	  "include/linux/notifier.h" },
-	{ "struct syscore_ops", "node (struct list_head, 6.1)",
-	  "include/linux/syscore_ops.h; linked by register_syscore_ops() in drivers/base/syscore.c" },
-	{ "struct syscore", "node (struct list_head, 6.12)",
-	  "include/linux/syscore_ops.h; linked by register_syscore() in drivers/base/syscore.c" },
-	{ "struct miscdevice", "list (struct list_head)",
-	  "include/linux/miscdevice.h; linked by misc_register() in drivers/char/misc.c" },
-	{ "struct device", "kobj (struct kobject)",
-	  "include/linux/device.h" },
-	{ "struct platform_device", "dev (struct device, its kobject)",
-	  "include/linux/platform_device.h" },
-	{ "struct pernet_operations", "list (struct list_head)",
-	  "include/net/net_namespace.h" },
-	{ "struct clocksource", "list (struct list_head)",
-	  "include/linux/clocksource.h" },
-	{ "struct clock_event_device", "list (struct list_head)",
-	  "include/linux/clockchips.h" },
-	{ "struct shrinker", "list (struct list_head)",
-	  "include/linux/shrinker.h" },
-	{ "struct file_system_type", "fs_supers (struct hlist_head)",
-	  "include/linux/fs.h" },
-	{ "struct crypto_alg", "cra_list (struct list_head)",
-	  "include/linux/crypto.h" },
-	{ "struct tasklet_struct", "count (atomic_t)",
-	  "include/linux/interrupt.h" },
-	{ "struct pci_driver", "dynids (struct pci_dynids: lock, list)",
-	  "include/linux/pci.h" },
-	{ "struct input_handler", "h_list (struct list_head)",
-	  "include/linux/input.h" },
-	{ "struct kset", "list (struct list_head), kobj",
-	  "include/linux/kobject.h" },
-	{ "struct resource", "parent, sibling and child (the resource tree)",
-	  "include/linux/ioport.h; written by __request_resource() and __release_resource() in kernel/resource.c whenever a child comes or goes" },
-	{ "struct clk_hw", "core and clk",
-	  "include/linux/clk-provider.h; rewritten at runtime by __clk_hw_set_clk() from clock ops, drivers/clk/clk-composite.c and drivers/clk/tegra/clk-periph.c" },
-};
 
 /*
  * The base type of a definition into BASE: qualifiers and the array part
@@ -308,19 +238,16 @@ static int base_type(const struct judge *j, const struct def *df,
 }
 
 /* The trap entry of a definition's type (pointers never), or NULL. */
-static const struct trap *type_trap(const struct judge *j,
-				    const struct def *df)
+static const struct trap_type *type_trap(const struct judge *j,
+					 const struct def *df)
 {
+	const struct trap_type *t;
 	char base[256];
-	size_t i;
 
 	if (!base_type(j, df, base, sizeof(base)))
 		return NULL;
-	for (i = 0; i < ARRAY_SIZE(traps); i++) {
-		if (!strcmp(base, traps[i].type))
-			return &traps[i];
-	}
-	return NULL;
+	t = trap_type_find(base);
+	return t && !trap_is(t, "inert") ? t : NULL;
 }
 
 /*
@@ -346,26 +273,15 @@ static const struct layout *layout_trap(const struct judge *j,
 /*
  * Trap types whose keeper changes them through a pointer to const, by a
  * cast: a count (get_cred() takes a const struct cred * and counts a
- * reference) or a lock.  The others are links (a list node, the resource
- * tree, a notifier chain), which nobody makes through a const pointer.
+ * reference) or a lock; lib/traps.tsv says counted.  The others are links
+ * (a list node, the resource tree, a notifier chain), which nobody makes
+ * through a const pointer.
  */
-static const char *const counted_traps[] = {
-	"atomic_t", "atomic64_t", "atomic_long_t", "refcount_t",
-	"struct kref", "struct kobject", "spinlock_t", "raw_spinlock_t",
-	"rwlock_t", "seqlock_t", "struct mutex", "struct rw_semaphore",
-	"struct semaphore", "struct percpu_ref", "struct device",
-	"struct platform_device", "struct kset",
-};
-
 static int counted_trap(const char *type)
 {
-	size_t i;
+	const struct trap_type *t = trap_type_find(type);
 
-	for (i = 0; i < ARRAY_SIZE(counted_traps); i++) {
-		if (!strcmp(type, counted_traps[i]))
-			return 1;
-	}
-	return 0;
+	return t && trap_counted(t);
 }
 
 /*
@@ -378,7 +294,7 @@ static int trap_status(const struct judge *j, uint32_t d,
 {
 	const struct def *df = &j->f->defs[d];
 	const struct strtab *s = &j->f->strs;
-	const struct trap *t = type_trap(j, df);
+	const struct trap_type *t = type_trap(j, df);
 	const struct layout *l = t ? NULL : layout_trap(j, df);
 	const char *where = w->func == STR_NONE ? "at file scope" : "in ";
 	const char *func = w->func == STR_NONE ? "" : strtab_str(s, w->func);
@@ -401,8 +317,8 @@ static int trap_status(const struct judge *j, uint32_t d,
 	snprintf(buf, len,
 		 "%s %s%s: a %s escapes, and whoever keeps it writes %s after init%s%s%s",
 		 form_names[w->form], where, func,
-		 t->type, t->field, t->where ? " (" : "",
-		 t->where ? t->where : "", t->where ? ")" : "");
+		 t->type, t->writes, t->citation ? " (" : "",
+		 t->citation ? t->citation : "", t->citation ? ")" : "");
 	return EV_BAD;
 }
 
@@ -1242,38 +1158,23 @@ static uint32_t later_definition(const struct judge *j, uint32_t d)
 /*
  * Code that is linked apart from the kernel proper and runs before it:
  * it has no .data..ro_after_init that mark_rodata_ro() seals, so an
- * annotation there does nothing or breaks the build.  PATH's directory
- * below arch/ARCH/ (boot/, purgatory/, kernel/pi/, realmode/rm/), or the
- * EFI stub.  And samples/: example code, which the whole-tree token scans
- * (layouts, protos, callers) leave out, so its type traps are unknown.
+ * annotation there does nothing or breaks the build.  The directories of
+ * lib/images.tsv marked skip (arch/ARCH/boot/, purgatory/, kernel/pi/,
+ * realmode/rm/, the EFI stub).  And the paths of lib/notkernel.tsv:
+ * samples/, example code, which the whole-tree token scans (layouts,
+ * protos, callers) leave out, so its type traps are unknown, and the
+ * others, which only a --list of run-facts.sh can bring in.
  */
 static const char *outside_kernel(const char *path)
 {
-	static const struct {
-		const char *dir, *why;
-	} dirs[] = {
-		{ "boot/", "boot code (a decompressor or real-mode setup), not the kernel proper" },
-		{ "purgatory/", "kexec purgatory, linked apart from the kernel" },
-		{ "kernel/pi/", "early position-independent code, linked apart from the kernel" },
-		{ "realmode/rm/", "real-mode trampoline code, not the kernel proper" },
-	};
-	const char *sub;
-	size_t i;
+	const struct notkernel *nk = notkernel_of(path);
+	const struct image *im;
+	size_t len;
 
-	if (!strncmp(path, "drivers/firmware/efi/libstub/", 29))
-		return "EFI stub, runs before the kernel";
-	if (!strncmp(path, "samples/", 8))
-		return "sample code, not the kernel proper (the whole-tree scans leave samples/ out)";
-	if (strncmp(path, "arch/", 5))
-		return NULL;
-	sub = strchr(path + 5, '/');
-	if (!sub)
-		return NULL;
-	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
-		if (!strncmp(sub + 1, dirs[i].dir, strlen(dirs[i].dir)))
-			return dirs[i].why;
-	}
-	return NULL;
+	if (nk)
+		return nk->why;
+	im = image_of(path, &len);
+	return im && image_skips(im) ? im->why : NULL;
 }
 
 static const char *skip_reason(const struct judge *j, const struct def *df)

@@ -4,13 +4,8 @@
  */
 #include <string.h>
 
+#include "images.h"
 #include "link.h"
-#include "strtab.h"
-
-static const char *const images[] = {
-	"boot", "realmode", "purgatory", "vdso", "entry/vdso", "kernel/vdso",
-	"kernel/vdso32", "kernel/vdso64",
-};
 
 /* Length of the "arch/X" prefix of PATH, or 0 if not under arch/. */
 static size_t arch_len(const char *path)
@@ -23,27 +18,12 @@ static size_t arch_len(const char *path)
 	return slash ? (size_t)(slash - path) : 0;
 }
 
-/* Length of the "arch/X/IMAGE" prefix if PATH is in a separate image. */
-static size_t image_len(const char *path)
-{
-	size_t a = arch_len(path), i, n;
-
-	if (!a)
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(images); i++) {
-		n = strlen(images[i]);
-		if (!strncmp(path + a + 1, images[i], n) &&
-		    path[a + 1 + n] == '/')
-			return a + 1 + n;
-	}
-	return 0;
-}
-
 int link_compatible(const char *from, const char *def)
 {
-	size_t fi = image_len(from), di = image_len(def);
-	size_t fa = arch_len(from), da = arch_len(def);
+	size_t fi, di, fa = arch_len(from), da = arch_len(def);
 
+	image_of(from, &fi);
+	image_of(def, &di);
 	if (fi || di)
 		return fi == di && !strncmp(from, def, fi);
 	if (fa && da)

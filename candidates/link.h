@@ -2,8 +2,9 @@
 /*
  * link: can code in one file refer to a global defined in another?
  * Different architectures are never linked together, and separate
- * images (arch/X/boot/ with the decompressor, realmode, purgatory, vDSO)
- * have their own copies of the globals they define.
+ * images (lib/images.tsv: arch/X/boot/ with the decompressor, the
+ * real-mode trampoline, purgatory, the EFI stub, the vDSO) have their own
+ * copies of the globals they define.
  */
 #ifndef CANDIDATES_LINK_H
 #define CANDIDATES_LINK_H

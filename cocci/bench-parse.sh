@@ -36,6 +36,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 prog_name=bench-parse
 . "$repo/lib/args.sh"
+. "$repo/lib/notkernel.sh"
+# lib/notkernel.tsv as ":(exclude)DIR" pathspecs, split unquoted below
+nk=$(notkernel_excludes "$repo/lib/notkernel.tsv" none) || exit 65
 jobs=$(nproc 2>/dev/null || echo 2)
 every=30
 top=15
@@ -63,8 +66,8 @@ out=$work/parse-bench
 rm -rf "$out"
 mkdir -p "$out/facts" "$work/bench" || die 70 "cannot create $out"
 
-git -C "$tree" ls-files -- '*.c' ':(exclude)tools' ':(exclude)scripts' \
-	':(exclude)Documentation' >"$out/all" || die 70 "git ls-files failed in $tree"
+# shellcheck disable=SC2086
+git -C "$tree" ls-files -- '*.c' $nk >"$out/all" || die 70 "git ls-files failed in $tree"
 # a file is in the sample by a hash of its path, not by its place in
 # the list: a file added to the tree does not change the rest of it
 awk -v n="$every" '

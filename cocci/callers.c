@@ -66,7 +66,8 @@
  * callers (a row of the table) or no, and the evidence.
  *
  * Exit status: 0, 1 if a file could not be read (named on stderr; the
- * others are still read), 64 usage, 70 a host error.
+ * others are still read), 64 usage, 65 LIST cannot be opened, 70 a host
+ * error.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -1334,7 +1335,8 @@ static void print_usage(FILE *out)
 		"--why NAME: print 'NAME verdict reason' for each NAME instead.\n"
 		"--stats: counts on stderr, and each file whose braces or #if\n"
 		"branches do not balance.\n"
-		"Exit status: 0, 1 a file could not be read, 64 usage, 70 host.\n");
+		"Exit status: 0, 1 a file could not be read, 64 usage, 65 LIST\n"
+		"cannot be opened, 70 host.\n");
 }
 
 int main(int argc, char **argv)
@@ -1366,7 +1368,7 @@ int main(int argc, char **argv)
 	}
 	list = strcmp(argv[a + 1], "-") ? fopen(argv[a + 1], "r") : stdin;
 	if (!list)
-		die(RC_USAGE, "%s: %s", argv[a + 1], strerror(errno));
+		die(RC_DATA, "%s: %s", argv[a + 1], strerror(errno));
 	strtab_init(&strs);
 	while (read_text_line(list, argv[a + 1], &line, &cap)) {
 		size_t len;

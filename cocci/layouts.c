@@ -4,7 +4,9 @@
  * its keeper writes after init.  An object of such a type whose address
  * escapes is written after init by whoever keeps it: the next list
  * registration rewrites its list links, a get or put its count, a lock
- * its lock word (candidates/classify.c, the type trap).
+ * its lock word (candidates/classify.c, the type trap).  The trap types
+ * are lib/traps.tsv's: its base types are the roots, its inert types
+ * never trap, whatever they embed.
  *
  * Reads the C files named in LIST (paths relative to TREE, one a line)
  * and every struct, union and typedef defined in them, and prints a TSV
@@ -27,69 +29,24 @@
  * architecture, or in several drivers) traps if any definition does.
  *
  * Exit status: 0, 1 if a file could not be read (named on stderr; the
- * others are still read), 64 usage, 70 a host error.
+ * others are still read), 64 usage, 65 LIST cannot be opened, 70 a host
+ * error.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cattrs.h"
 #include "ctok.h"
 #include "strtab.h"
-
-/*
- * What a keeper writes in each trap type; the issue's list (list, hlist
- * and rb nodes, kobject, kref, refcount and atomics, locks, completions,
- * work and timers, notifier links) and the heads that hold them.
- */
-static const char *const trap_types[] = {
-	"struct list_head", "struct hlist_head", "struct hlist_node",
-	"struct hlist_nulls_head", "struct hlist_nulls_node",
-	"struct llist_head", "struct llist_node", "struct rb_node",
-	"struct rb_root", "struct rb_root_cached", "struct kobject",
-	"struct kset", "struct kref", "refcount_t", "atomic_t", "atomic64_t",
-	"atomic_long_t", "spinlock_t", "raw_spinlock_t", "rwlock_t",
-	"seqlock_t", "struct mutex", "struct rw_semaphore", "struct semaphore",
-	"struct completion", "struct work_struct", "struct delayed_work",
-	"struct timer_list", "struct hrtimer", "wait_queue_head_t",
-	"struct wait_queue_head", "struct notifier_block",
-	"struct atomic_notifier_head", "struct blocking_notifier_head",
-	"struct raw_notifier_head", "struct srcu_notifier_head",
-	"struct xarray", "struct idr", "struct percpu_ref",
-	/* __clk_hw_set_clk() rewrites core and clk from clock ops at runtime */
-	"struct clk_hw",
-};
-
-/*
- * Never traps, whatever they embed: a static key's atomic count is the
- * jump label code's own business (candidates/ judges keys by their
- * static_branch_*() calls), and lockdep only takes the address of a
- * static lock_class_key or lockdep_map.
- */
-static const char *const inert_types[] = {
-	"struct static_key", "struct static_key_true",
-	"struct static_key_false", "struct lock_class_key",
-	"struct lockdep_map",
-};
+#include "traps.h"
 
 /* Never a member's type name: qualifiers and the like. */
 static const char *const qualifiers[] = {
 	"const", "volatile", "static", "extern", "register", "__rcu",
 	"__percpu", "__iomem", "__user", "__force", "__private", "signed",
 	"unsigned", "__signed__", "__unsigned__", "__data_racy",
-};
-
-/* Attributes to skip, with their parenthesised arguments if any. */
-static const char *const attributes[] = {
-	"__attribute__", "__attribute", "__aligned", "__packed",
-	"__counted_by", "__counted_by_le", "__counted_by_be", "__nonstring",
-	"__randomize_layout", "__no_randomize_layout",
-	"____cacheline_aligned", "____cacheline_aligned_in_smp",
-	"__cacheline_aligned", "__cacheline_aligned_in_smp",
-	"____cacheline_internodealigned_in_smp", "__may_alias",
-	"__designated_init", "__guarded_by", "__pt_guarded_by", "__deprecated",
-	"__maybe_unused", "__always_unused", "__ro_after_init",
-	"__read_mostly",
 };
 
 struct member {
@@ -231,7 +188,7 @@ static size_t close_of(size_t open)
 /* The next token at or after I that is not an attribute (with its args). */
 static size_t skip_attrs(size_t i, size_t end)
 {
-	while (i < end && in(i, attributes, ARRAY_SIZE(attributes))) {
+	while (i < end && in(i, c_member_attrs, n_c_member_attrs)) {
 		i++;
 		if (i < end && is(i, "("))
 			i = close_of(i) + 1;
@@ -278,7 +235,7 @@ static void declarators(uint32_t owner, const char *prefix, uint32_t type,
 			if (is(i, "(") || is(i, "["))
 				i = close_of(i);
 			else if (!name && ident(i) &&
-				 !in(i, attributes, ARRAY_SIZE(attributes)) &&
+				 !in(i, c_member_attrs, n_c_member_attrs) &&
 				 !in(i, qualifiers, ARRAY_SIZE(qualifiers)))
 				name = i + 1;
 		}
@@ -448,7 +405,7 @@ static size_t parse_typedef(size_t i)
 		for (n = close + 1; n < end; n++) {
 			if (is(n, "*") || is(n, "("))
 				break;
-			if (!ident(n) || in(n, attributes, ARRAY_SIZE(attributes)))
+			if (!ident(n) || in(n, c_member_attrs, n_c_member_attrs))
 				continue;
 			if (owner == STR_NONE) {
 				owner = tok_name(n);
@@ -468,7 +425,7 @@ static size_t parse_typedef(size_t i)
 			return end;
 		}
 		if (is(n, "(") && n > k + 1 && ident(n - 1) &&
-		    !in(n - 1, attributes, ARRAY_SIZE(attributes))) {
+		    !in(n - 1, c_member_attrs, n_c_member_attrs)) {
 			strtab_intern(&fntypes, tok_text(n - 1));
 			return end;
 		}
@@ -719,7 +676,8 @@ static void print_usage(FILE *out)
 		"type), fn (a function pointer), ops (an ops table: half of its\n"
 		"members or more are function pointers), ops-pointer and\n"
 		"object-pointer (a pointer to an ops table, to a struct or union).\n"
-		"Exit status: 0, 1 a file could not be read, 64 usage, 70 host.\n");
+		"Exit status: 0, 1 a file could not be read, 64 usage, 65 LIST\n"
+		"cannot be opened, 70 host.\n");
 }
 
 int main(int argc, char **argv)
@@ -747,7 +705,7 @@ int main(int argc, char **argv)
 	}
 	list = strcmp(argv[2], "-") ? fopen(argv[2], "r") : stdin;
 	if (!list)
-		die(RC_USAGE, "%s: %s", argv[2], strerror(errno));
+		die(RC_DATA, "%s: %s", argv[2], strerror(errno));
 	strtab_init(&strs);
 	strtab_init(&fntypes);
 	while (read_text_line(list, argv[2], &line, &cap)) {
@@ -777,19 +735,28 @@ int main(int argc, char **argv)
 		return status;
 	}
 
-	/* every name gets a slot; the trap types are the roots */
-	for (i = 0; i < ARRAY_SIZE(trap_types); i++)
-		strtab_intern(&strs, trap_types[i]);
-	for (i = 0; i < ARRAY_SIZE(inert_types); i++)
-		strtab_intern(&strs, inert_types[i]);
+	/*
+	 * every name gets a slot; the base trap types of lib/traps.tsv are
+	 * the roots, and its inert types stop the walk: a static key's count
+	 * is the jump label code's own business, lockdep only takes the
+	 * address of a lock_class_key
+	 */
+	for (i = 0; i < ntrap_types; i++) {
+		if (!trap_is(&trap_types[i], "embeds"))
+			strtab_intern(&strs, trap_types[i].type);
+	}
 	ntypes = strs.n;
 	via = xmalloc(ntypes * sizeof(*via));
 	for (i = 0; i < ntypes; i++)
 		via[i] = VIA_NONE;
-	for (i = 0; i < ARRAY_SIZE(trap_types); i++)
-		via[strtab_find(&strs, trap_types[i])] = VIA_BASE;
-	for (i = 0; i < ARRAY_SIZE(inert_types); i++)
-		via[strtab_find(&strs, inert_types[i])] = VIA_INERT;
+	for (i = 0; i < ntrap_types; i++) {
+		const struct trap_type *t = &trap_types[i];
+
+		if (trap_is(t, "base"))
+			via[strtab_find(&strs, t->type)] = VIA_BASE;
+		else if (trap_is(t, "inert"))
+			via[strtab_find(&strs, t->type)] = VIA_INERT;
+	}
 	for (round = 0; changed && round < 64; round++) {
 		changed = 0;
 		for (i = 0; i < nmembers; i++) {

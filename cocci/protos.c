@@ -36,13 +36,15 @@
  * makes the table smaller, never wrong about a row it prints.
  *
  * Exit status: 0, 1 if a file could not be read (named on stderr; the
- * others are still read), 64 usage, 70 a host error.
+ * others are still read), 64 usage, 65 LIST cannot be opened, 70 a host
+ * error.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cattrs.h"
 #include "ctok.h"
 #include "strtab.h"
 
@@ -367,18 +369,6 @@ struct member {
 static struct member *members;
 static size_t capmembers;
 
-/* Attributes that may follow a member's name. */
-static const char *const member_attrs[] = {
-	"__rcu", "__percpu", "__iomem", "__user", "__force", "__private",
-	"__packed", "__aligned", "__attribute__", "__attribute",
-	"__counted_by", "__counted_by_le", "__counted_by_be", "__nonstring",
-	"__randomize_layout", "__no_randomize_layout", "__deprecated",
-	"__guarded_by", "__pt_guarded_by", "__cacheline_aligned",
-	"__cacheline_aligned_in_smp", "____cacheline_aligned",
-	"____cacheline_aligned_in_smp", "__data_racy", "__bitwise",
-	"__maybe_unused", "__always_unused", "__read_mostly", "__tag",
-};
-
 static void add_member(size_t i, int is_const)
 {
 	uint32_t name = tok_name(i);
@@ -429,12 +419,12 @@ static size_t member_name(size_t a, size_t b)
 				else if (is(o, "(") && --depth == 0)
 					break;
 			}
-			if (o == a || !tok_in(cur.t, o - 1, member_attrs,
-					      ARRAY_SIZE(member_attrs)))
+			if (o == a || !tok_in(cur.t, o - 1, c_member_attrs,
+					      n_c_member_attrs))
 				return b;
 			k = o - 1;
-		} else if (tok_in(cur.t, k - 1, member_attrs,
-				  ARRAY_SIZE(member_attrs))) {
+		} else if (tok_in(cur.t, k - 1, c_member_attrs,
+				  n_c_member_attrs)) {
 			k--;
 		} else {
 			break;
@@ -635,7 +625,8 @@ static void print_usage(FILE *out)
 		"that name takes as a pointer to const: &x passed there is a read;\n"
 		"and, with arg '-', every struct or union member that every\n"
 		"declaration of that name makes a pointer to const.\n"
-		"Exit status: 0, 1 a file could not be read, 64 usage, 70 host.\n");
+		"Exit status: 0, 1 a file could not be read, 64 usage, 65 LIST\n"
+		"cannot be opened, 70 host.\n");
 }
 
 int main(int argc, char **argv)
@@ -658,7 +649,7 @@ int main(int argc, char **argv)
 	}
 	list = strcmp(argv[2], "-") ? fopen(argv[2], "r") : stdin;
 	if (!list)
-		die(RC_USAGE, "%s: %s", argv[2], strerror(errno));
+		die(RC_DATA, "%s: %s", argv[2], strerror(errno));
 	strtab_init(&strs);
 	while (read_text_line(list, argv[2], &line, &cap)) {
 		char *buf;

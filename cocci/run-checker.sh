@@ -36,6 +36,9 @@ EOF
 here=$(cd "$(dirname "$0")" && pwd)
 prog_name=run-checker
 . "$here/../lib/args.sh"
+. "$here/../lib/notkernel.sh"
+# lib/notkernel.tsv as ":(exclude)DIR" pathspecs, split unquoted below
+nk=$(notkernel_excludes "$here/../lib/notkernel.tsv" none) || exit 65
 jobs=$(nproc 2>/dev/null || echo 2)
 tmo=60
 while [ $# -gt 0 ]; do
@@ -76,8 +79,9 @@ for s in "$@"; do
 	shift
 	set -- "$@" ":(literal)$s"
 done
+# shellcheck disable=SC2086
 git -C "$tree" grep -l -w -e __ro_after_init -e __lsm_ro_after_init -- \
-	"$@" ':!tools' ':!scripts' ':!Documentation' \
+	"$@" $nk \
 	':!include/linux/cache.h' >"$out/.files.all"
 rc=$?
 [ "$rc" -le 1 ] || die 70 "git grep failed in $tree (exit $rc)"

@@ -55,6 +55,12 @@ EOF
 here=$(cd "$(dirname "$0")" && pwd)
 prog_name=run-facts
 . "$here/../lib/args.sh"
+. "$here/../lib/notkernel.sh"
+# lib/notkernel.tsv as ":(exclude)DIR" pathspecs, no blanks and no globs
+# (notkernel_excludes checks), so they are split unquoted below: nk for
+# the facts, nk_scans for the whole-tree scans, which leave samples/ out
+nk=$(notkernel_excludes "$here/../lib/notkernel.tsv" none) || exit 65
+nk_scans=$(notkernel_excludes "$here/../lib/notkernel.tsv" facts) || exit 65
 cocci=$here/facts.cocci
 macros=$here/macros.h
 # the worker's copy of Coccinelle's standard.h, without the macros that
@@ -500,11 +506,11 @@ else
 		*) set -- "$@" ":(literal)$s" ;;
 		esac
 	done
+	# shellcheck disable=SC2086
 	git -C "$tree" grep -l -E \
 		-e '__init|__setup|early_param|module_param|core_param' \
 		-e 'ctl_table|__ro_after_init|__read_mostly|__meminit|__ref' \
-		-- "$@" ":(exclude)tools" ":(exclude)scripts" \
-		":(exclude)Documentation" >"$wd/grep"
+		-- "$@" $nk >"$wd/grep"
 	rc=$?
 	[ "$rc" -le 1 ] || die 70 "git grep failed in $tree (exit $rc)"
 	grep '\.c$' "$wd/grep" | sort >"$wd/files"
@@ -544,20 +550,23 @@ fi
 # Each takes 20-40 s of one core on the whole tree. They run in the
 # background while spatch runs, so they no longer add about 90 s to the
 # wall time. Each table is cached by the tree's commit, its uncommitted
-# changes, its untracked files of the kinds it reads and the program, so
-# a rerun costs one git diff.
+# changes, its untracked files of the kinds it reads, the program and
+# the paths it leaves out (lib/notkernel.tsv), so a rerun costs one git
+# diff.
 table_pids=
 table_start() {	# NAME PROGRAM WHAT PATHSPEC...
 	tname=$1 tprog=$2 twhat=$3
 	shift 3
 	tkey=$({ git -C "$tree" rev-parse HEAD && git -C "$tree" diff HEAD &&
 		git -C "$tree" ls-files --others --exclude-standard -- "$@" &&
-		cksum <"$tprog"; } 2>/dev/null | cksum | cut -d ' ' -f 1)
+		cksum <"$tprog" && echo "$nk_scans"; } 2>/dev/null |
+		cksum | cut -d ' ' -f 1)
 	echo "$cache/$tname-$tkey.tsv" >"$wd/$tname.cache"
 	[ -f "$cache/$tname-$tkey.tsv" ] && return 0
 	echo "run-facts: $tname: $twhat, in the background" >&2
+	# shellcheck disable=SC2086
 	git -C "$tree" ls-files --cached --others --exclude-standard -- "$@" \
-		':!tools' ':!scripts' ':!Documentation' ':!samples' \
+		$nk_scans \
 		>"$wd/$tname.list" || die 70 "git ls-files failed in $tree"
 	topt=
 	[ "$tname" = valtypes ] && topt=--values
@@ -625,9 +634,9 @@ if [ "$extend" -eq 1 ] && [ -z "$list" ]; then
 	if [ -s "$wd/names" ]; then
 		# only files that may write one (cocci/mentions.c): a
 		# file that merely reads a global has no row to give
-		git -C "$tree" ls-files -- '*.c' '*.h' ':(exclude)tools' \
-			':(exclude)scripts' ':(exclude)Documentation' \
-			>"$wd/all" || die 70 "git ls-files failed in $tree"
+		# shellcheck disable=SC2086
+		git -C "$tree" ls-files -- '*.c' '*.h' $nk >"$wd/all" ||
+			die 70 "git ls-files failed in $tree"
 		(cd "$tree" && "$mentions" "$wd/names" <"$wd/all") >"$wd/m"
 		case $? in
 		0) ;;
@@ -654,8 +663,8 @@ awk -F '\t' '$1 == "defs" && $5 == "global" &&
 	$4 ~ /^[A-Za-z_][A-Za-z0-9_][A-Za-z0-9_]+$/ { print $4 }' "$wd/rows" |
 	sort -u >"$wd/gnames"
 if [ -s "$wd/gnames" ]; then
-	git -C "$tree" ls-files -- '*.S' ':(exclude)tools' ':(exclude)scripts' \
-		':(exclude)Documentation' >"$wd/asm" ||
+	# shellcheck disable=SC2086
+	git -C "$tree" ls-files -- '*.S' $nk >"$wd/asm" ||
 		die 70 "git ls-files failed in $tree"
 	(cd "$tree" && "$mentions" --asm "$wd/gnames" <"$wd/asm") >"$wd/asmrows"
 	[ $? -le 1 ] || die 70 "cocci/mentions --asm failed on $tree"
@@ -758,11 +767,10 @@ printf 'feature\tvalue\nsealed_static_keys\t%s\n' "$sealed" >"$facts/.features.t
 # files, like the token scans.
 secre='__read_mostly|__cacheline_aligned(_in_smp)?|__page_aligned_(data|bss)|__section[[:space:]]*\(|__refdata|__nosavedata'
 # files with a line that names extern and a section (fixed strings: fast)
+# shellcheck disable=SC2086
 git -C "$tree" grep -l -F -e extern --and \( -e __read_mostly \
 	-e __cacheline_aligned -e __page_aligned_ -e __section -e __refdata \
-	-e __nosavedata \) -- '*.c' '*.h' ':(exclude)tools' \
-	':(exclude)scripts' ':(exclude)Documentation' ':(exclude)samples' \
-	>"$wd/decls.list"
+	-e __nosavedata \) -- '*.c' '*.h' $nk_scans >"$wd/decls.list"
 rc=$?
 [ "$rc" -le 1 ] || die 70 "git grep failed in $tree (exit $rc)"
 {

@@ -457,3 +457,48 @@ char *ev_sentence(const char *verdict, const char *evidence)
 	ev_items_free(it, n);
 	return s.buf;
 }
+
+const struct ev_notbuilt_kind ev_notbuilt_kinds[EV_NB_NR] = {
+	[EV_NB_OTHER_ARCH] = { "other-arch", "other-arch", "other-arch: ", 1 },
+	[EV_NB_UNMET] = { "unmet", "unmet", "unmet: ", 1 },
+	[EV_NB_NO_KBUILD_RULE] = { "no-kbuild-rule", "no kbuild rule",
+				   "no kbuild rule", 1 },
+	[EV_NB_NOT_C] = { "not-c", "not a .c file", "not a .c file", 1 },
+	[EV_NB_BUILDABLE] = { "buildable", "not compiled, although buildable",
+			      "not compiled, although", 1 },
+	[EV_NB_PROFILE] = { "not-in-profile", "not compiled in the profile",
+			    " is not compiled in profile ", 0 },
+	[EV_NB_COMPILED_OUT] = { "compiled-out", "compiled out",
+				 "(compiled out)", 0 },
+	[EV_NB_DISCARDED] = { "discarded", "discarded", "(discarded)", 0 },
+	[EV_NB_OTHER] = { "other", "other", NULL, 0 },
+};
+
+char *ev_notbuilt(enum ev_notbuilt kind, const char *text)
+{
+	return xasprintf("not-built: %s: %s", ev_notbuilt_kinds[kind].token,
+			 text);
+}
+
+enum ev_notbuilt ev_notbuilt_parse(const char *reason)
+{
+	size_t n = strspn(reason, "abcdefghijklmnopqrstuvwxyz-");
+	int k;
+
+	for (k = 0; n && reason[n] == ':' && k < EV_NB_NR; k++) {
+		if (strlen(ev_notbuilt_kinds[k].token) == n &&
+		    !strncmp(reason, ev_notbuilt_kinds[k].token, n))
+			return k;
+	}
+	for (k = 0; k < EV_NB_NR; k++) {
+		const struct ev_notbuilt_kind *e = &ev_notbuilt_kinds[k];
+
+		if (!e->legacy)
+			continue;
+		if (e->legacy_prefix ?
+		    !strncmp(reason, e->legacy, strlen(e->legacy)) :
+		    !!strstr(reason, e->legacy))
+			return k;
+	}
+	return EV_NB_OTHER;
+}

@@ -106,4 +106,44 @@ char *ev_sentence(const char *verdict, const char *evidence);
  */
 char *ev_one_line(const char *s, size_t max);
 
+/*
+ * The kinds of a not-built verdict (FORMATS.md, journal "evidence"):
+ * validate writes "not-built: KIND: text", KIND one of the tokens below
+ * and the text for humans; the report groups by KIND.
+ */
+enum ev_notbuilt {
+	EV_NB_OTHER_ARCH,	/* the cover plan: a file of another arch */
+	EV_NB_UNMET,		/* the cover plan: its symbols do not stick */
+	EV_NB_NO_KBUILD_RULE,	/* no rule names its object (old journals) */
+	EV_NB_NOT_C,		/* not a .c file: no object to check */
+	EV_NB_BUILDABLE,	/* buildable by the cover plan, not compiled */
+	EV_NB_PROFILE,		/* its object is not compiled in the profile */
+	EV_NB_COMPILED_OUT,	/* the object has no such symbol */
+	EV_NB_DISCARDED,	/* the symbol is not linked into the image */
+	EV_NB_OTHER,		/* none of these (and unknown tokens) */
+	EV_NB_NR
+};
+
+struct ev_notbuilt_kind {
+	const char *token;	/* the KIND of "not-built: KIND: text" */
+	const char *label;	/* the report's name for the group */
+	/*
+	 * how journals written before the kinds said it: the reason
+	 * starts with LEGACY (LEGACY_PREFIX) or holds it
+	 */
+	const char *legacy;
+	int legacy_prefix;
+};
+
+extern const struct ev_notbuilt_kind ev_notbuilt_kinds[EV_NB_NR];
+
+/* "not-built: KIND: TEXT", malloc'ed. */
+char *ev_notbuilt(enum ev_notbuilt kind, const char *text);
+/*
+ * The kind of a not-built REASON (the evidence after "not-built: "): its
+ * KIND token, else the legacy phrase of an older journal, else
+ * EV_NB_OTHER.
+ */
+enum ev_notbuilt ev_notbuilt_parse(const char *reason);
+
 #endif

@@ -22,3 +22,21 @@ CLEAN_FILES += lib/tests/lib-test
 lib/tests/lib-test: lib/tests/lib-test.c $(LIB)
 	$(CC) $(CFLAGS) -o $@ lib/tests/lib-test.c $(LIB)
 PROGRAMS += lib/tests/lib-test
+
+# Data files that sh reads and C compiles in (lib/tsv2c.awk): the
+# trap types (lib/traps.tsv), the separate images (lib/images.tsv).
+# TSV_CHECK: the values a column may hold.
+lib/%.inc: lib/%.tsv lib/tsv2c.awk
+	awk -v check='$(TSV_CHECK)' -f lib/tsv2c.awk $< >$@.tmp && mv $@.tmp $@
+lib/traps.inc: TSV_CHECK = kind=base|embeds|inert counted=yes|no
+lib/traps.o: lib/traps.inc
+CLEAN_FILES += lib/traps.inc
+# the separate images (lib/images.tsv)
+lib/images.inc: TSV_CHECK = vars=skip|kept
+lib/images.o: lib/images.inc
+CLEAN_FILES += lib/images.inc
+# the paths that hold no kernel code (lib/notkernel.tsv; lib/notkernel.sh
+# reads it for the scripts)
+lib/notkernel.inc: TSV_CHECK = scans=none|facts
+lib/notkernel.o: lib/notkernel.inc
+CLEAN_FILES += lib/notkernel.inc

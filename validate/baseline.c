@@ -121,19 +121,21 @@ void decide_unbuilt(struct ctx *x)
 		if (cd->verdict != V_UNDECIDED)
 			continue;
 		if (l < 3 || strcmp(cd->file + l - 2, ".c")) {
-			record(x, cd, "baseline", V_NOTBUILT,
-				       "not-built: not a .c file, no object to check");
+			ev = ev_notbuilt(EV_NB_NOT_C,
+					 "not a .c file, no object to check");
+			record(x, cd, "baseline", V_NOTBUILT, ev);
+			free(ev);
 			continue;
 		}
 		rel = xasprintf("%.*s.o", (int)(l - 2), cd->file);
 		if (!bsearch(&rel, x->objs, x->nobjs, sizeof(char *), cmp_str)) {
-			char *why = plan_reason(x, cd->file);
+			enum ev_notbuilt k = EV_NB_PROFILE;
+			char *why = plan_reason(x, cd->file, &k);
 
-			if (why)
-				ev = xasprintf("not-built: %s", why);
-			else
-				ev = xasprintf("not-built: %s is not compiled in profile %s",
-					       rel, x->profile);
+			if (!why)
+				why = xasprintf("%s is not compiled in profile %s",
+						rel, x->profile);
+			ev = ev_notbuilt(k, why);
 			free(why);
 			record(x, cd, "baseline", V_NOTBUILT, ev);
 			free(ev);

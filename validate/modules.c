@@ -258,10 +258,10 @@ char *deny_arg(struct ctx *x)
 
 /*
  * The cover plan (validate/cover-plan's plan.tsv): why a file that the
- * build did not compile is not built.  NULL when the plan does not know
- * the file, or when no plan was given.
+ * build did not compile is not built, its kind in *KIND.  NULL when the
+ * plan does not know the file, or when no plan was given.
  */
-char *plan_reason(struct ctx *x, const char *file)
+char *plan_reason(struct ctx *x, const char *file, enum ev_notbuilt *kind)
 {
 	struct tsv_table *t = x->plan;
 	int cf, cs, cd;
@@ -277,11 +277,16 @@ char *plan_reason(struct ctx *x, const char *file)
 
 		if (strcmp(r[cf], file))
 			continue;
-		if (!strcmp(r[cs], "other-arch"))
-			return xasprintf("other-arch: %s (%s is under arch/%s)",
-					 r[cd], file, r[cd]);
-		if (!strcmp(r[cs], "unmet"))
-			return xasprintf("unmet: %s", r[cd]);
+		if (!strcmp(r[cs], "other-arch")) {
+			*kind = EV_NB_OTHER_ARCH;
+			return xasprintf("%s (%s is under arch/%s)", r[cd],
+					 file, r[cd]);
+		}
+		if (!strcmp(r[cs], "unmet")) {
+			*kind = EV_NB_UNMET;
+			return xstrdup(r[cd]);
+		}
+		*kind = EV_NB_BUILDABLE;
 		return xasprintf("not compiled, although the cover plan has it buildable (%s)",
 				 r[cd]);
 	}

@@ -87,24 +87,29 @@ int section_check(struct ctx *x, int i, char **ev)
 	enum sec_result r;
 
 	if (l < 3 || strcmp(cd->file + l - 2, ".c")) {
-		record(x, cd, x->batch, V_NOTBUILT,
-			       "not-built: not a .c file, no object to check");
+		e = ev_notbuilt(EV_NB_NOT_C, "not a .c file, no object to check");
+		record(x, cd, x->batch, V_NOTBUILT, e);
+		free(e);
 		return 0;
 	}
 	rel = xasprintf("%.*s.o", (int)(l - 2), cd->file);
 	obj = xasprintf("%s/%s", x->build_dir, rel);
 	r = elf_check_object(obj, cd->name, want, where, sizeof(where));
 	if (r == SEC_NOFILE || r == SEC_MISSING) {
-		char *why = r == SEC_NOFILE ? plan_reason(x, cd->file) : NULL;
+		enum ev_notbuilt k = EV_NB_COMPILED_OUT;
+		char *why;
 
-		if (why)
-			e = xasprintf("not-built: %s", why);
-		else if (r == SEC_NOFILE)
-			e = xasprintf("not-built: %s is not compiled in profile %s",
-				      rel, x->profile);
-		else
-			e = xasprintf("not-built: no symbol %s in %s (compiled out)",
-				      cd->name, rel);
+		if (r == SEC_NOFILE) {
+			k = EV_NB_PROFILE;
+			why = plan_reason(x, cd->file, &k);
+			if (!why)
+				why = xasprintf("%s is not compiled in profile %s",
+						rel, x->profile);
+		} else {
+			why = xasprintf("no symbol %s in %s (compiled out)",
+					cd->name, rel);
+		}
+		e = ev_notbuilt(k, why);
 		free(why);
 		record(x, cd, x->batch, V_NOTBUILT, e);
 		goto out;
@@ -152,13 +157,17 @@ int section_check(struct ctx *x, int i, char **ev)
 		free(rel);
 		return 1;
 	}
-	if (r == SEC_MISSING)
-		e = xasprintf("not-built: %s not linked into %s (discarded)",
-			      cd->name, ko ? ko : "vmlinux");
-	else
+	if (r == SEC_MISSING) {
+		char *why = xasprintf("%s not linked into %s (discarded)",
+				      cd->name, ko ? ko : "vmlinux");
+
+		e = ev_notbuilt(EV_NB_DISCARDED, why);
+		free(why);
+	} else {
 		e = xasprintf("section: %s is at %s in %s, outside %s",
 			      cd->name, where, ko ? ko : "vmlinux",
 			      cd->annot == AN_RO ? "ro_after_init" : "the init sections");
+	}
 	record(x, cd, x->batch,
 		       r == SEC_MISSING ? V_NOTBUILT : V_REJECTED, e);
 	free(ko);

@@ -31,6 +31,7 @@
 
 #include "base.h"
 #include "cand.h"
+#include "evidence.h"
 #include "journal.h"
 
 struct tsv_table;
@@ -213,7 +214,7 @@ char *mod_evidence(const char *name, struct modstat *const *tabs,
 		   const int *ns, const int *seen, int ntabs);
 int deny_from_boot(struct ctx *x, const char *dir, enum mode m);
 char *deny_arg(struct ctx *x);
-char *plan_reason(struct ctx *x, const char *file);
+char *plan_reason(struct ctx *x, const char *file, enum ev_notbuilt *kind);
 void plan_load(struct ctx *x, const char *path);
 
 /* reach.c */

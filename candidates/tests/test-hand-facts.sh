@@ -94,6 +94,11 @@ a.c|38|cmask|static|cpumask_var_t|0|-|0
 # x86 decompressor does not reach the x86 global; generic code does
 arch/x86/kernel/k.c|1|xglob|global|int|0|-|0
 arch/x86/kernel/k.c|3|xglob2|global|int|0|-|0
+# case: lib/images.tsv: arch/x86/realmode/init.c is kernel code (only
+# realmode/rm/ is the trampoline image), so its runtime write reaches the
+# x86 global; the EFI stub is an image of its own, so its write does not
+arch/x86/kernel/k.c|4|xglob3|global|int|0|-|0
+arch/x86/kernel/k.c|5|xglob4|global|int|0|-|0
 # case: x86 __head code counts as init
 arch/x86/kernel/k.c|2|headvar|static|int|0|-|0
 pe.c|1|pe_var|static|int|0|-|0
@@ -107,6 +112,7 @@ arch/x86/boot/compressed/kaslr.c|1|bt_var|static|int|0|-|0
 drivers/firmware/efi/libstub/x86-stub.c|1|stub_var|static|int|0|-|0
 arch/x86/realmode/init.c|1|rm_init_var|static|int|0|-|0
 samples/kobject/kset-example.c|1|smp_var|static|int|0|-|0
+tools/lib/x.c|1|tl_var|static|int|0|-|0
 X
 tsv writes.tsv <<'X'
 file|line|var|func|form
@@ -149,6 +155,10 @@ arch/x86/boot/compressed/c.c|100|xglob|c_runtime|assign
 arch/x86/kernel/k.c|101|headvar|k_head|assign
 arch/x86/kernel/k.c|102|xglob2|k_init|assign
 kernel/g.c|100|xglob2|g_runtime|assign
+arch/x86/kernel/k.c|103|xglob3|k_init|assign
+arch/x86/realmode/init.c|101|xglob3|rm_runtime|assign
+arch/x86/kernel/k.c|104|xglob4|k_init|assign
+drivers/firmware/efi/libstub/x86-stub.c|101|xglob4|stub_runtime|assign
 pe.c|100|pe_var|pe_init|assign
 pe.c|101|pe_hvar|pe_helper|assign
 a.c|150|up_var|foo_init|assign
@@ -158,6 +168,7 @@ arch/x86/boot/compressed/kaslr.c|100|bt_var|bt_init|assign
 drivers/firmware/efi/libstub/x86-stub.c|100|stub_var|stub_init|assign
 arch/x86/realmode/init.c|100|rm_init_var|rm_init|assign
 samples/kobject/kset-example.c|100|smp_var|smp_init|assign
+tools/lib/x.c|100|tl_var|tl_init|assign
 # module_param's own mention of the variable is not a separate write
 a.c|4|p_rw|-|addr
 X
@@ -166,7 +177,10 @@ file|line|name|storage|section
 arch/x86/boot/compressed/kaslr.c|90|bt_init|static|init
 drivers/firmware/efi/libstub/x86-stub.c|90|stub_init|static|init
 arch/x86/realmode/init.c|90|rm_init|static|init
+arch/x86/realmode/init.c|91|rm_runtime|global|-
+drivers/firmware/efi/libstub/x86-stub.c|91|stub_runtime|global|-
 samples/kobject/kset-example.c|90|smp_init|static|init
+tools/lib/x.c|90|tl_init|static|init
 a.c|200|foo_init|static|init
 a.c|201|foo_cpu_online|static|-
 a.c|202|foo_resume|static|-
@@ -257,6 +271,7 @@ expect arch/x86/boot/compressed/kaslr.c bt_var skip - "boot code, not the kernel
 expect drivers/firmware/efi/libstub/x86-stub.c stub_var skip - "the EFI stub, not the kernel proper"
 expect arch/x86/realmode/init.c rm_init_var ro_after_init high "realmode/init.c is kernel code"
 expect samples/kobject/kset-example.c smp_var skip - "sample code is skipped"
+expect tools/lib/x.c tl_var skip - "tools/ of lib/notkernel.tsv is skipped too"
 expect a.c w_hotplug rejected - "written in a hotplug callback"
 expect a.c w_resume rejected - "written in a resume handler"
 expect a.c p_rw rejected - "module_param 0644"
@@ -301,6 +316,8 @@ expect a.c byval ro_after_init high "array-arg of a non-array ignored"
 expect a.c cmask rejected - "array-arg of a cpumask_var_t counts"
 expect arch/x86/kernel/k.c xglob ro_after_init high "other-arch and decompressor writes do not link"
 expect arch/x86/kernel/k.c xglob2 rejected - "generic code write reaches an arch global"
+expect arch/x86/kernel/k.c xglob3 rejected - "a write from realmode/init.c, kernel code, reaches the x86 global"
+expect arch/x86/kernel/k.c xglob4 ro_after_init high "a write from the EFI stub, an image of its own, does not"
 expect arch/x86/kernel/k.c headvar ro_after_init high "__head writer is init"
 expect pe.c pe_var ro_after_init medium "file with unparsed regions"
 expect pe.c pe_hvar ro_after_init medium "helper in a file with unparsed regions"

@@ -100,8 +100,8 @@ check "a file that cannot be read: exit 1, named" \
 "$bin" >/dev/null 2>&1
 check "no arguments: usage, exit 64" [ $? -eq 64 ]
 "$bin" "$fx" "$tmp/nolist" >/dev/null 2>"$tmp/err3"
-check "LIST that does not exist: exit 64, named" \
-	sh -c "[ $? -eq 64 ] && grep -q nolist '$tmp/err3'"
+check "LIST that does not exist: exit 65 (bad input), named" \
+	sh -c "[ $? -eq 65 ] && grep -q nolist '$tmp/err3'"
 "$bin" --help >/dev/null 2>&1
 check "--help: exit 0" [ $? -eq 0 ]
 

@@ -125,7 +125,8 @@ checker() {
 	mkdir -p "$1"
 	cp "$cocci/run-checker.sh" "$cocci/macros.h" "$1/"
 	mkdir -p "$1/../lib"
-	cp "$cocci/../lib/args.sh" "$1/../lib/"
+	cp "$cocci/../lib/args.sh" "$cocci/../lib/notkernel.sh" \
+		"$cocci/../lib/notkernel.tsv" "$1/../lib/"
 	printf '%s\n' "$2" >"$1/ro_after_init_writes.cocci"
 }
 checker "$T/c1" '@@

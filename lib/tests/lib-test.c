@@ -198,6 +198,11 @@ int main(int argc, char **argv)
 		printf("%s\n", ev_level_name(ev_level(argv[2], argv[3])));
 		return RC_OK;
 	}
+	if (argc == 3 && !strcmp(argv[1], "notbuilt")) {
+		printf("%s\n",
+		       ev_notbuilt_kinds[ev_notbuilt_parse(argv[2])].label);
+		return RC_OK;
+	}
 	if (argc == 4 && !strcmp(argv[1], "sentence")) {
 		char *s = ev_sentence(argv[2], argv[3]);
 
@@ -222,6 +227,6 @@ int main(int argc, char **argv)
 		printf("%s\n", ev_one_line(argv[2], 900));
 		return RC_OK;
 	}
-	fprintf(stderr, "usage: lib-test tsv FILE COL | cands FILE CLASSES strict|lenient [FILE:LINE:NAME...] | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | writers S | items S | path S | ident S | long S | oneline S\n");
+	fprintf(stderr, "usage: lib-test tsv FILE COL | cands FILE CLASSES strict|lenient [FILE:LINE:NAME...] | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | notbuilt REASON | writers S | items S | path S | ident S | long S | oneline S\n");
 	return RC_USAGE;
 }

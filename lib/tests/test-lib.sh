@@ -375,5 +375,54 @@ expect "a file without the class column is refused" 65 "$bin" cands "$t/noclass.
 if grep -q "noclass.tsv:1: no column 'class'" "$t/out"; then ok "... naming FILE:1 and the column"; else
 	not_ok "... naming FILE:1 and the column" "$(cat "$t/out")"; fi
 expect "a missing file is refused" 65 "$bin" cands "$t/none.tsv" all strict
+# ---- not-built kinds: validate writes "not-built: KIND: text" -----------
+# notbuilt REASON WANT (REASON is the evidence after "not-built: ")
+notbuilt() {
+	got=$("$bin" notbuilt "$1")
+	[ "$got" = "$2" ] && ok "not-built '$1' is of kind '$2'" ||
+		not_ok "not-built '$1' is of kind '$2'" "got '$got'"
+}
+notbuilt 'other-arch: arm64 (arch/arm64/a.c is under arch/arm64)' other-arch
+notbuilt 'unmet: CONFIG_X did not stick: a/Kconfig:3: depends on PCI' unmet
+notbuilt 'not-c: not a .c file, no object to check' 'not a .c file'
+notbuilt 'buildable: not compiled, although the cover plan has it buildable (in the base .config)' 'not compiled, although buildable'
+notbuilt 'not-in-profile: mm/a.o is not compiled in profile fast' 'not compiled in the profile'
+notbuilt 'compiled-out: no symbol x in mm/a.o (compiled out)' 'compiled out'
+notbuilt 'discarded: x not linked into vmlinux (discarded)' discarded
+# the kind is the token, not the prose: no phrase to match
+notbuilt 'discarded: x was dropped by the linker' discarded
+notbuilt 'compiled-out: the object has no x' 'compiled out'
+notbuilt 'not-in-profile: not in this build' 'not compiled in the profile'
+# journals written before the kinds keep their groups
+notbuilt 'mm/a.o is not compiled in profile wide' 'not compiled in the profile'
+notbuilt 'no kbuild rule in drivers/z names q.o' 'no kbuild rule'
+notbuilt 'not a .c file, no object to check' 'not a .c file'
+notbuilt 'no symbol x in mm/a.o (compiled out)' 'compiled out'
+notbuilt 'something else: entirely' other
+notbuilt 'bogus-kind: text' other
+
+# ---- lib/notkernel.tsv for the scripts (lib/notkernel.sh) ---------------
+. "$top/lib/notkernel.sh"
+got=$(notkernel_excludes "$top/lib/notkernel.tsv" none)
+[ "$got" = ':(exclude)tools :(exclude)scripts :(exclude)Documentation' ] &&
+	ok "notkernel none: tools, scripts, Documentation" ||
+	not_ok "notkernel none: tools, scripts, Documentation" "got '$got'"
+got=$(notkernel_excludes "$top/lib/notkernel.tsv" facts)
+[ "$got" = ':(exclude)tools :(exclude)scripts :(exclude)Documentation :(exclude)samples' ] &&
+	ok "notkernel facts: samples/ too, for the whole-tree scans" ||
+	not_ok "notkernel facts: samples/ too, for the whole-tree scans" "got '$got'"
+# nk_refused ROW MESSAGE DESC: a lib/notkernel.tsv with ROW is refused, 65,
+# with MESSAGE after FILE:LINE
+nk_refused() {
+	printf 'path\tscans\twhy\n%s\n' "$1" >"$t/nk.tsv"
+	(notkernel_excludes "$t/nk.tsv" none) >/dev/null 2>"$t/nk.err"
+	rc=$?
+	[ $rc -eq 65 ] && grep -q "nk.tsv:2: $2" "$t/nk.err" &&
+		ok "notkernel: $3 is refused, 65, FILE:LINE" ||
+		not_ok "notkernel: $3 is refused, 65, FILE:LINE" \
+			"rc=$rc $(cat "$t/nk.err")"
+}
+nk_refused "to ols/${tab}none${tab}x" path 'a path with a blank'
+nk_refused "tools/${tab}some${tab}x" scans 'an unknown scans value'
 
 finish
