@@ -14,7 +14,8 @@
 #                      boot names it and ropci_probe, rejected
 #   drivers/watchdog/i6300esb.c heartbeat  a real driver on a real QEMU
 #                      device (its probe reads the variable): accepted,
-#                      bound=i6300esb@i6300esb.  A watchdog rather than
+#                      bound=i6300ESB timer@i6300esb (a driver name
+#                      with a blank).  A watchdog rather than
 #                      e1000: the NIC pulls the network stack into the
 #                      cover build, about 700 objects and minutes of CI.
 #
@@ -103,7 +104,7 @@ check "the boots attach the devices and run the devices exercise" \
 		grep -q 'rocampaign.exercises=boot,modules,devices' '$b/cmdline'"
 why="bound.tsv: $(tr '\t\n' ' |' < "$b/bound.tsv" 2>/dev/null)"
 check "the guest bound, rebound, suspended and unloaded the i6300esb watchdog" \
-	matches "$(cat "$b/bound.tsv" 2>/dev/null)" '^i6300esb	pci	i6300esb	0000:00:[0-9a-f]*\.0	0	ok	ok	ok	'
+	matches "$(cat "$b/bound.tsv" 2>/dev/null)" '^i6300esb	pci	i6300ESB timer	0000:00:[0-9a-f]*\.0	0	ok	ok	ok	'
 
 v=$(row ropci_init_only)
 why="row: $v"
@@ -115,8 +116,8 @@ check "ropci_probes: rejected, the warn boot names it and its writer in probe" \
 	matches "$v" '^rejected	warn boot: violation: written by ropci_probe+0x[0-9a-f]*/0x[0-9a-f]* \[test_ro_after_init_pci\] (ropci_probes'
 v=$(row heartbeat)
 why="row: $v"
-check "i6300esb's heartbeat: accepted, bound=i6300esb@i6300esb" \
-	matches "$v" '^accepted	built=drivers/watchdog/i6300esb.o,drivers/watchdog/i6300esb.ko; .*bound=i6300esb@i6300esb[,;]'
+check "i6300esb's heartbeat: accepted, bound by its driver, whose name has a blank (i6300ESB timer@i6300esb)" \
+	matches "$v" '^accepted	built=drivers/watchdog/i6300esb.o,drivers/watchdog/i6300esb.ko; .*bound=i6300ESB timer@i6300esb[,;]'
 check "work tree clean after the run" \
 	sh -c "[ -z \"\$(git -C '$VTREE' status --porcelain)\" ]"
 [ $failed -eq 0 ] || sed 's/^/#   /' "$j"
