@@ -32,15 +32,39 @@ void strtab_free(struct strtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
+void strtab_destroy(struct strtab *t)
+{
+	void **b, **next;
+
+	for (b = t->blocks; b; b = next) {
+		next = *b;
+		free(b);
+	}
+	strtab_free(t);
+}
+
+/*
+ * A block of SIZE bytes for strings, chained in front of its first
+ * pointer-sized bytes so that strtab_destroy can free it.
+ */
+static char *block(struct strtab *t, size_t size)
+{
+	void **b = xmalloc(sizeof(void *) + size);
+
+	*b = t->blocks;
+	t->blocks = b;
+	return (char *)(b + 1);
+}
+
 static char *arena_copy(struct strtab *t, const char *s)
 {
 	size_t len = strlen(s) + 1;
 	char *p;
 
 	if (len > CHUNK_SIZE / 4)
-		return strcpy(xmalloc(len), s);
+		return memcpy(block(t, len), s, len);
 	if (len > t->chunk_left) {
-		t->chunk = xmalloc(CHUNK_SIZE);
+		t->chunk = block(t, CHUNK_SIZE);
 		t->chunk_left = CHUNK_SIZE;
 	}
 	p = t->chunk;

@@ -21,10 +21,13 @@ struct strtab {
 	uint32_t nslots;	/* power of two */
 	char *chunk;		/* arena for the string bytes */
 	size_t chunk_left;
+	void *blocks;		/* every arena block, chained for strtab_destroy */
 };
 
 void strtab_init(struct strtab *t);
 void strtab_free(struct strtab *t);
+/* strtab_free and the strings too: for a table made and dropped often. */
+void strtab_destroy(struct strtab *t);
 uint32_t strtab_intern(struct strtab *t, const char *s);
 uint32_t strtab_find(const struct strtab *t, const char *s);
 

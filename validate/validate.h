@@ -21,7 +21,7 @@
  *   modules.c   module tables of boots, the deny list, the cover plan
  *   devices.c   emulated devices for the build's modules, bound= evidence
  *   util.c      paths and small helpers of this program
- *   jobs.c      the batches as jobs for a farm: emit, run one, merge
+ *   jobs-*.c    the batches as jobs for a farm: emit, run one, merge
  *   reach.c     the functions of each conversion that ran after init
  */
 #ifndef VALIDATE_H
@@ -276,7 +276,7 @@ int gt_explained(const struct gt *g, int c);
 int gt_find(struct gt *g, set_test_fn test, void *ctx, const int *set,
 	    int n, int *steps);
 
-/* jobs.c: batches as jobs for a farm (--emit-jobs, --job, --merge) */
+/* jobs-*.c: batches as jobs for a farm (--emit-jobs, --job, --merge) */
 struct job {
 	char *dir, *name, *cands, *journal, *base, *config_hash, *core_hash;
 	int size;

@@ -3,7 +3,8 @@
 # conversion of a candidates TSV: journal.tsv.
 
 PROGRAMS += validate/validate
-VAL_SRCS := $(addprefix validate/,main.c util.c cand.c record.c git.c tree.c jobs.c \
+VAL_SRCS := $(addprefix validate/,main.c util.c cand.c record.c git.c tree.c \
+	jobs-emit.c jobs-run.c jobs-merge.c \
 	build.c section.c boot.c bootparse.c strategy.c suspects.c baseline.c plan.c \
 	run.c elfcheck.c modules.c devices.c reach.c)
 VAL_HDRS := $(wildcard validate/*.h)

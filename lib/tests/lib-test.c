@@ -4,6 +4,7 @@
  * subcommand runs one library call on its arguments and prints what it
  * got, so the shell test can feed real files and check real exit codes.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "evidence.h"
 #include "cand.h"
 #include "journal.h"
+#include "kv.h"
+#include "strtab.h"
 #include "tsv.h"
 
 static int cmd_tsv(const char *path, const char *col)
@@ -177,6 +180,73 @@ static int cmd_items(const char *s)
 	return RC_OK;
 }
 
+/* KEY of the key-value TSV PATH with its line, or as a number. */
+static int cmd_kv(const char *path, const char *key, char **range)
+{
+	unsigned long line;
+	const char *v;
+	long min, max;
+	struct kv k;
+
+	if (kv_load(&k, path))
+		return RC_DATA;
+	if (range) {
+		if (parse_long(range[0], LONG_MIN, LONG_MAX, &min) ||
+		    parse_long(range[1], LONG_MIN, LONG_MAX, &max))
+			return RC_USAGE;
+		printf("%ld\n", kv_long(&k, key, min, max));
+	} else {
+		v = kv_get(&k, key, &line);
+		if (!v)
+			kv_need(&k, key);
+		printf("%lu %s\n", line, v);
+	}
+	kv_free(&k);
+	return RC_OK;
+}
+
+/*
+ * ROUNDS tables of COUNT keys and one key of BIG bytes, each destroyed
+ * after its keys are found again: ids dense and stable, "-" no string.
+ */
+static int cmd_strtab(const char *count, const char *big)
+{
+	long n, nbig, round, i;
+	struct strtab t;
+	char key[96], *b;
+
+	if (parse_long(count, 1, 10000000, &n) ||
+	    parse_long(big, 1, 100000000, &nbig))
+		return RC_USAGE;
+	b = xmalloc(nbig + 1);
+	memset(b, 'b', nbig);
+	b[nbig] = '\0';
+	for (round = 0; round < 3; round++) {
+		strtab_init(&t);
+		for (i = 0; i < n; i++) {
+			snprintf(key, sizeof(key), "a.c\t%ld\tname_%060ld", i, i);
+			if (strtab_intern(&t, key) != (uint32_t)i)
+				die(RC_FAIL, "key %ld: not id %ld", i, i);
+		}
+		if (strtab_intern(&t, b) != (uint32_t)n ||
+		    strtab_intern(&t, "-") != STR_NONE)
+			die(RC_FAIL, "the big key or '-'");
+		for (i = 0; i < n; i++) {
+			snprintf(key, sizeof(key), "a.c\t%ld\tname_%060ld", i, i);
+			if (strtab_find(&t, key) != (uint32_t)i ||
+			    strtab_intern(&t, key) != (uint32_t)i)
+				die(RC_FAIL, "key %ld: not found again", i);
+		}
+		if (strtab_find(&t, b) != (uint32_t)n ||
+		    strtab_find(&t, "a.c\t0\tname") != STR_NONE)
+			die(RC_FAIL, "find");
+		printf("%u\n", t.n);
+		strtab_destroy(&t);
+	}
+	free(b);
+	return RC_OK;
+}
+
 int main(int argc, char **argv)
 {
 	long v;
@@ -223,10 +293,14 @@ int main(int argc, char **argv)
 		printf("%ld\n", v);
 		return RC_OK;
 	}
+	if ((argc == 4 || argc == 6) && !strcmp(argv[1], "kv"))
+		return cmd_kv(argv[2], argv[3], argc == 6 ? argv + 4 : NULL);
+	if (argc == 4 && !strcmp(argv[1], "strtab"))
+		return cmd_strtab(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "oneline")) {
 		printf("%s\n", ev_one_line(argv[2], 900));
 		return RC_OK;
 	}
-	fprintf(stderr, "usage: lib-test tsv FILE COL | cands FILE CLASSES strict|lenient [FILE:LINE:NAME...] | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | notbuilt REASON | writers S | items S | path S | ident S | long S | oneline S\n");
+	fprintf(stderr, "usage: lib-test tsv FILE COL | cands FILE CLASSES strict|lenient [FILE:LINE:NAME...] | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | notbuilt REASON | writers S | items S | path S | ident S | long S | oneline S | kv FILE KEY [MIN MAX] | strtab COUNT BIG\n");
 	return RC_USAGE;
 }

@@ -5,8 +5,8 @@
 # journal (header check before any repair, torn rows, the final verdict
 # of each variable, the level column and the migration of journals
 # without it), the evidence grammar and its levels, the checks on paths,
-# names and numbers, and candidates.tsv's reader (lib/cand).  Runs in a
-# second; no kernel.
+# names and numbers, candidates.tsv's reader (lib/cand), the key-value
+# reader (lib/kv) and strtab_destroy.  Runs in a second; no kernel.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -66,6 +66,42 @@ expect "an empty line is an error" 65 "$bin" tsv "$t/blank.tsv" name
 : >"$t/zero.tsv"
 expect "an empty file is an error" 65 "$bin" tsv "$t/zero.tsv" name
 expect "a missing file is an error" 65 "$bin" tsv "$t/none.tsv" name
+
+# ---- the key-value reader (lib/kv) and strtab_destroy ------------------
+# job.tsv, farm.tsv, status and journal.hash are "key value" TSVs
+printf 'key\tvalue\njob\tjob-0001\nbatch\t12\ntimeout\t-\n' >"$t/kv.tsv"
+expect "kv: a value" 0 "$bin" kv "$t/kv.tsv" batch
+expect_out "... with its file line" "^3 12$"
+expect "kv: a number in range" 0 "$bin" kv "$t/kv.tsv" batch 1 100
+expect_out "... read" "^12$"
+expect "kv: a number out of range: exit 65" 65 "$bin" kv "$t/kv.tsv" batch 1 5
+expect_out "... naming FILE:LINE" "kv.tsv:3: batch '12' is not a number from 1 to 5"
+expect "kv: a value that is no number: exit 65" 65 "$bin" kv "$t/kv.tsv" timeout 10 86400
+expect_out "... naming FILE:LINE" "kv.tsv:4: timeout '-' is not a number"
+expect "kv: a missing row: exit 65" 65 "$bin" kv "$t/kv.tsv" accel
+expect_out "... naming the file and the key" "kv.tsv: no row 'accel'"
+printf 'key\tvalue\njob\tjob-0001\nbatch\n' >"$t/kvshort.tsv"
+expect "kv: a malformed line: exit 65" 65 "$bin" kv "$t/kvshort.tsv" job
+expect_out "... naming FILE:LINE" "kvshort.tsv:3: "
+printf 'key\tvalue\njob\tjob-0001\nbatch\t12' >"$t/kvtorn.tsv"
+expect "kv: a torn last line: exit 65" 65 "$bin" kv "$t/kvtorn.tsv" job
+expect_out "... naming FILE:LINE" "kvtorn.tsv:3: torn row"
+printf 'key\tval\njob\tjob-0001\n' >"$t/kvcol.tsv"
+expect "kv: no value column: exit 65" 65 "$bin" kv "$t/kvcol.tsv" job
+expect_out "... naming FILE:1" "kvcol.tsv:1: no column 'value'"
+expect "kv: a missing file: exit 65" 65 "$bin" kv "$t/none.tsv" job
+# three tables of 40000 keys (several arena chunks) and a key of 400000
+# bytes (a block of its own), each destroyed
+expect "strtab: ids dense and stable, '-' no string, over three tables" 0 \
+	"$bin" strtab 40000 400000
+expect_out "... 40001 strings each" "^40001$"
+if command -v valgrind >/dev/null 2>&1; then
+	expect "strtab_destroy frees every block (valgrind: nothing lost)" 0 \
+		valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
+		--error-exitcode=99 "$bin" strtab 40000 400000
+else
+	ok "strtab_destroy frees every block # SKIP no valgrind"
+fi
 
 # ---- the journal -------------------------------------------------------
 ohdr="time${tab}variable${tab}file${tab}line${tab}batch${tab}verdict${tab}evidence${tab}config_hash${tab}core_hash"
