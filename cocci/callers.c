@@ -48,9 +48,7 @@
  * direct calls from init code would be wrongly init-only.  Generated
  * files are not read (the syscall tables' entries are SYSCALL_DEFINE*
  * names, pasted too).  Calls from tools/, scripts/, samples/ and
- * Documentation/ are not kernel code.  lib/ctok.c does not count a
- * backslash-newline inside a string literal as a line: a file with one
- * inside a #define is usually unbalanced, all kills.
+ * Documentation/ are not kernel code.
  *
  * Prints a TSV, one row per init-only name that is not __init in every
  * definition (those are what a per-file analysis misses):
@@ -787,58 +785,30 @@ static void walk(void)
 
 /*
  * Identifiers in string literals are mentions: asm("call NAME"),
- * kallsyms_lookup_name("NAME"), __stringify() results.  The scan skips
- * comments and character literals the way lib/ctok.c does.
+ * kallsyms_lookup_name("NAME"), __stringify() results.  Each is killed
+ * at the line its literal starts on.
  */
-static void scan_strings(const char *buf, size_t len)
+static void scan_strings(void)
 {
-	size_t i = 0, k;
-	unsigned int line = 1;
+	size_t n, i, k;
 
-	while (i < len) {
-		char c = buf[i];
+	for (n = 0; n < cur.t->n; n++) {
+		const struct tok *s = &cur.t->v[n];
 
-		if (c == '\n') {
-			line++;
-			i++;
-		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
-			for (i += 2; i + 1 < len; i++) {
-				if (buf[i] == '*' && buf[i + 1] == '/')
-					break;
-				if (buf[i] == '\n')
-					line++;
-			}
-			i += 2;
-		} else if (c == '/' && i + 1 < len && buf[i + 1] == '/') {
-			while (i < len && buf[i] != '\n')
-				i++;
-		} else if (c == '\'') {
-			for (i++; i < len && buf[i] != c && buf[i] != '\n'; i++) {
-				if (buf[i] == '\\')
+		if (s->kind != T_STRING)
+			continue;
+		for (i = 1; i < s->len && s->s[i] != '"' && s->s[i] != '\n';) {
+			if (s->s[i] == '\\') {
+				i += 2;
+			} else if (is_ident_start(s->s[i])) {
+				k = i;
+				while (i < s->len && is_ident_char(s->s[i]))
 					i++;
-			}
-			i++;
-		} else if (c == '"') {
-			for (i++; i < len && buf[i] != c && buf[i] != '\n';) {
-				if (buf[i] == '\\') {
-					i += 2;
-				} else if (is_ident_start(buf[i])) {
-					k = i;
-					while (i < len && is_ident_char(buf[i]))
-						i++;
-					kill_id(intern_n(buf + k, i - k),
-						K_STRING, line, FN_NONE);
-				} else {
-					i++;
-				}
-			}
-			i++;
-		} else if (is_ident_start(c) || (c >= '0' && c <= '9')) {
-			/* L"..." and u8"..." are strings too; 0x1f is no name */
-			while (i < len && (is_ident_char(buf[i]) || buf[i] == '.'))
+				kill_id(intern_n(s->s + k, i - k), K_STRING,
+					s->line, FN_NONE);
+			} else {
 				i++;
-		} else {
-			i++;
+			}
 		}
 	}
 }
@@ -940,7 +910,7 @@ static void scan_file(const char *path, const char *buf, size_t len,
 	} else {
 		walk();
 	}
-	scan_strings(buf, len);
+	scan_strings();
 }
 
 /* Is S (LEN bytes) an identifier that some file mentions? */
