@@ -15,8 +15,10 @@ cocci/layouts: cocci/layouts.c $(LIB)
 # whole-tree callers: the global functions that only init code calls
 # (cocci/callers.c)
 PROGRAMS += cocci/callers
-cocci/callers: cocci/callers.c $(LIB)
-	$(CC) $(CFLAGS) -o $@ cocci/callers.c $(LIB)
+CALLERS_SRC = cocci/callers.c cocci/callers-scan.c cocci/callers-fixpoint.c \
+	cocci/callers-why.c
+cocci/callers: $(CALLERS_SRC) cocci/callers.h $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(CALLERS_SRC) $(LIB)
 
 # make facts SCOPE="kernel mm" FACTS=$(WORK)/facts: run cocci/facts.cocci
 # (prefiltered, cached per file, -j JOBS) and write FACTS/*.tsv.

@@ -29,8 +29,9 @@ static void push(struct toks *t, enum tok_kind kind, const char *s,
 }
 
 /*
- * Split BUF into tokens; comments, strings and char literals vanish.
- * Every token knows its line; "\\\n" and newlines in comments count.
+ * Split BUF into tokens; comments vanish.  Every token knows the line it
+ * starts on; newlines in comments and backslash-newlines, in a literal
+ * too, count.
  */
 void tokenize(const char *buf, size_t len, struct toks *t)
 {
@@ -59,12 +60,22 @@ void tokenize(const char *buf, size_t len, struct toks *t)
 			while (i < len && buf[i] != '\n')
 				i++;
 		} else if (c == '"' || c == '\'') {
+			unsigned int first = line;
+
+			k = i;
 			for (i++; i < len && buf[i] != c && buf[i] != '\n'; i++) {
-				if (buf[i] == '\\')
-					i++;
+				if (buf[i] != '\\')
+					continue;
+				i++;
+				if (i < len && buf[i] == '\n')
+					line++;
 			}
 			i++;
-			push(t, T_OTHER, buf, 0, line);
+			if (c == '"')
+				push(t, T_STRING, buf + k,
+				     (i < len ? i : len) - k, first);
+			else
+				push(t, T_OTHER, buf, 0, first);
 		} else if (is_ident_start(c)) {
 			k = i;
 			while (i < len && is_ident_char(buf[i]))
@@ -93,7 +104,8 @@ void tokenize(const char *buf, size_t len, struct toks *t)
 
 int tok_is(const struct toks *t, size_t i, const char *s)
 {
-	return i < t->n && t->v[i].kind != T_OTHER &&
+	return i < t->n &&
+	       (t->v[i].kind == T_IDENT || t->v[i].kind == T_PUNCT) &&
 	       t->v[i].len == strlen(s) && !memcmp(t->v[i].s, s, t->v[i].len);
 }
 

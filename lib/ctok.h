@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ctok: a C tokenizer for text scans that need no parser (cocci/mentions,
- * cocci/layouts).  Comments, strings and char literals vanish, numbers
- * are T_OTHER, and every token knows its line.
+ * cocci/layouts, cocci/protos, cocci/callers).  Comments vanish, string
+ * literals are T_STRING, numbers and char literals T_OTHER, and every
+ * token knows its line (a backslash-newline counts, in a literal too).
  */
 #ifndef RO_CTOK_H
 #define RO_CTOK_H
 
 #include <stddef.h>
 
-enum tok_kind { T_IDENT, T_PUNCT, T_OTHER };
+/*
+ * T_STRING: a string literal, its quotes included (s, len); T_OTHER: a
+ * number or a character literal (len 0).
+ */
+enum tok_kind { T_IDENT, T_PUNCT, T_STRING, T_OTHER };
 
 struct tok {
 	enum tok_kind kind;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "ctok.h"
 #include "evidence.h"
 #include "cand.h"
 #include "journal.h"
@@ -164,6 +165,25 @@ static int cmd_writers(const char *s)
 	return RC_OK;
 }
 
+/* Each token of FILE: its line, its kind and its text. */
+static int cmd_tokens(const char *path)
+{
+	static const char kinds[] = "ipso";
+	struct toks t = { 0 };
+	size_t len, i;
+	char *buf = read_file(path, &len);
+
+	if (!buf)
+		return RC_DATA;
+	tokenize(buf, len, &t);
+	for (i = 0; i < t.n; i++)
+		printf("%u %c %.*s\n", t.v[i].line, kinds[t.v[i].kind],
+		       (int)t.v[i].len, t.v[i].s);
+	free(t.v);
+	free(buf);
+	return RC_OK;
+}
+
 static int cmd_items(const char *s)
 {
 	struct ev_item *it;
@@ -284,6 +304,8 @@ int main(int argc, char **argv)
 		return cmd_writers(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "items"))
 		return cmd_items(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "tokens"))
+		return cmd_tokens(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "path"))
 		return is_tree_path(argv[2]) ? RC_OK : RC_DATA;
 	if (argc == 3 && !strcmp(argv[1], "ident"))
@@ -301,6 +323,6 @@ int main(int argc, char **argv)
 		printf("%s\n", ev_one_line(argv[2], 900));
 		return RC_OK;
 	}
-	fprintf(stderr, "usage: lib-test tsv FILE COL | cands FILE CLASSES strict|lenient [FILE:LINE:NAME...] | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | notbuilt REASON | writers S | items S | path S | ident S | long S | oneline S | kv FILE KEY [MIN MAX] | strtab COUNT BIG\n");
+	fprintf(stderr, "usage: lib-test tsv FILE COL | cands FILE CLASSES strict|lenient [FILE:LINE:NAME...] | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | notbuilt REASON | writers S | items S | tokens FILE | path S | ident S | long S | oneline S | kv FILE KEY [MIN MAX] | strtab COUNT BIG\n");
 	return RC_USAGE;
 }

@@ -461,4 +461,24 @@ nk_refused() {
 nk_refused "to ols/${tab}none${tab}x" path 'a path with a blank'
 nk_refused "tools/${tab}some${tab}x" scans 'an unknown scans value'
 
+# ---- the C tokenizer (lib/ctok) ----------------------------------------
+# A backslash-newline inside a string literal is a line too: the tokens
+# after it keep their lines, and the literal is one token with its text.
+cat >"$t/cont.c" <<'CEOF'
+#define M "a \
+b" c
+x = '\'';
+/* 1
+2 */ y "p q"
+CEOF
+expect "tokens: a file is tokenized" 0 "$bin" tokens "$t/cont.c"
+grep -q '^2 i c$' "$t/out" && grep -q '^3 i x$' "$t/out" &&
+	ok "tokens: a backslash-newline in a string literal counts a line" ||
+	not_ok "tokens: a backslash-newline in a string literal counts a line" \
+		"$(cat "$t/out")"
+grep -q '^5 s "p q"$' "$t/out" && grep -q '^3 o $' "$t/out" &&
+	ok "tokens: a string literal keeps its text, a char literal none" ||
+	not_ok "tokens: a string literal keeps its text, a char literal none" \
+		"$(cat "$t/out")"
+
 finish
