@@ -35,13 +35,11 @@ bin=$here/validate
 st=$WORK/bisect-test
 fx=$here/tests/fixtures/bisect.patch
 . "$top/lib/tap.sh"
+. "$here/tests/vtree.sh"
 
 make -C "$top" -s validate/validate qemu-boot/boot >/dev/null ||
 	{ not_ok "build validate/validate" "make failed"; finish; }
-if [ ! -d "$VTREE" ]; then
-	git -C "$TREE" worktree add --detach "$VTREE" core >/dev/null 2>&1 ||
-		{ not_ok "work tree $VTREE" "git worktree add failed"; finish; }
-fi
+vtree_add
 
 # The fixture's files at core with the patch applied, for their lines.
 fxt=$st/fixture

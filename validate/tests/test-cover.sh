@@ -30,28 +30,11 @@ st=$WORK/cover-test
 . "$top/lib/tap.sh"
 . "$top/lib/tsv.sh"
 . "$top/lib/ktree.sh"
-
-matches() {	# matches TEXT REGEX: TEXT matches the basic regex REGEX
-	printf '%s\n' "$1" | grep -q "$2"
-}
+. "$here/tests/vtree.sh"
 
 make -C "$top" -s validate/validate validate/cover-plan qemu-boot/boot >/dev/null ||
 	{ not_ok "build validate and cover-plan" "make failed"; finish; }
-if [ ! -d "$VTREE" ]; then
-	git -C "$TREE" worktree add --detach "$VTREE" core >/dev/null 2>&1 ||
-		{ not_ok "work tree $VTREE" "git worktree add failed"; finish; }
-fi
-# cover-plan reads the Makefiles and Kconfig files of the work tree, which
-# must be at the base validate will use: move a clean one there (validate
-# resets a tree its own killed run left dirty, before it builds).
-if [ -z "$(git -C "$VTREE" status --porcelain)" ]; then
-	git -C "$VTREE" checkout -q --detach core ||
-		{ not_ok "work tree $VTREE at core" "git checkout failed"; finish; }
-fi
-# The lines come from the tree at tag core, as validate sees it.
-at_core() {	# at_core FILE PATTERN: the first line of FILE matching PATTERN
-	ktree_line "$TREE" core "$1" "$2"
-}
+vtree_at_core
 tm=lib/test_ro_after_init_module.c
 l_init=$(at_core $tm '^static int roam_init_only')
 l_exit=$(at_core $tm '^static int roam_exit_written')

@@ -60,6 +60,7 @@ farm=$here/farm
 st=$WORK/jobs-test
 . "$top/lib/tap.sh"
 . "$top/lib/ktree.sh"
+. "$here/tests/vtree.sh"
 . "$here/tests/slurm-local.sh"
 
 cleanup() {
@@ -96,10 +97,7 @@ if ! flock -n 7; then
 	echo "# waiting for another run of this test ($TW/test.lock)"
 	flock 7
 fi
-if [ ! -d "$VTREE" ]; then
-	git -C "$TREE" worktree add --detach "$VTREE" core >/dev/null 2>&1 ||
-		{ not_ok "work tree $VTREE" "git worktree add failed"; finish; }
-fi
+vtree_add
 
 rm -rf "$st"
 mkdir -p "$st/seq" "$st/camp" "$st/camp2"

@@ -25,14 +25,12 @@ bin=$here/validate
 st=$WORK/reach-test
 . "$top/lib/tap.sh"
 . "$top/lib/ktree.sh"
+. "$here/tests/vtree.sh"
 
 [ -x "$bin" ] && [ -x "$top/lib/tests/lib-test" ] ||
 	make -C "$top" -s validate/validate qemu-boot/boot lib/tests/lib-test ||
 	{ not_ok "build validate/validate" "make failed"; finish; }
-if [ ! -d "$VTREE" ]; then
-	git -C "$TREE" worktree add --detach "$VTREE" core >/dev/null 2>&1 ||
-		{ not_ok "work tree $VTREE" "git worktree add failed"; finish; }
-fi
+vtree_add
 
 l_ops=$(ktree_line "$TREE" core kernel/power/suspend.c '^static const struct platform_suspend_ops \*suspend_ops;')
 l_exec=$(ktree_line "$TREE" core init/main.c '^static char \*execute_command;')

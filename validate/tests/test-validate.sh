@@ -41,16 +41,14 @@ bin=$here/validate
 st=$WORK/validate-test
 . "$top/lib/tap.sh"
 . "$top/lib/ktree.sh"
+. "$here/tests/vtree.sh"
 
 [ -x "$bin" ] || make -C "$top" -s validate/validate qemu-boot/boot ||
 	{ not_ok "build validate/validate" "make failed"; finish; }
 for f in cocci/annotate.sh qemu-boot/mkinitramfs.sh qemu-boot/boot; do
 	[ -e "$top/$f" ] || { not_ok "$f exists" "missing"; finish; }
 done
-if [ ! -d "$VTREE" ]; then
-	git -C "$TREE" worktree add --detach "$VTREE" core >/dev/null 2>&1 ||
-		{ not_ok "work tree $VTREE" "git worktree add failed"; finish; }
-fi
+vtree_add
 
 # The lines, from the tree at core as validate sees it.
 l_exec=$(ktree_line "$TREE" core init/main.c '^static char \*execute_command;')
