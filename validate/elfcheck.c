@@ -285,3 +285,40 @@ int elf_defines_func(const char *path, const char *name)
 	elf_close(&e);
 	return r;
 }
+
+/*
+ * A module (a relocatable object): the data symbol at offset OFF of its
+ * section SEC, which is where a symbol's st_value counts from.  0 found
+ * (its name in NAME), -1 not: no such section, OFF past its end, or no
+ * object there.
+ */
+int elf_module_symbolize(const char *path, const char *sec,
+			 unsigned long long off, char *name, size_t len)
+{
+	struct elf e;
+	size_t i;
+	int idx, found = -1;
+
+	if (elf_open(&e, path))
+		return -1;
+	for (idx = 1; idx < e.nsh; idx++)
+		if (!strcmp(sec_name(&e, idx), sec))
+			break;
+	if (idx == e.nsh || off >= e.sh[idx].sh_size) {
+		elf_close(&e);
+		return -1;
+	}
+	for (i = 1; i < e.nsym; i++) {
+		const Elf64_Sym *s = &e.sym[i];
+
+		if (ELF64_ST_TYPE(s->st_info) != STT_OBJECT ||
+		    s->st_shndx != idx || off < s->st_value ||
+		    off - s->st_value >= (s->st_size ? s->st_size : 1))
+			continue;
+		snprintf(name, len, "%s", sym_name(&e, s));
+		found = 0;
+		break;
+	}
+	elf_close(&e);
+	return found;
+}

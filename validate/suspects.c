@@ -4,7 +4,10 @@
  * could not attribute: the candidates that its console names.
  *
  * What the console names, strongest first:
- *   0  the data symbol of vmlinux at the faulting address of an oops;
+ *   0  the data symbol at the faulting address of an oops: in vmlinux, or
+ *      in a module through the load addresses of its sections that the
+ *      modules exercise printed ("# rocampaign: module-sections NAME
+ *      SEC=ADDR ...") before the oops, and the module file;
  *   1  the module that a failed KTAP line was loading or unloading
  *      ("modprobe -r NAME", "rmmod NAME"), the module of the faulting RIP,
  *      a module named in the failing exercise's reason, a module being
@@ -119,12 +122,45 @@ static const char *text_of(const char *line)
 	return p ? p + 1 + (p[1] == ' ') : line;
 }
 
+struct modsecs {
+	char *mod;	/* as /proc/modules names it */
+	char *secs;	/* "SEC=0xADDR SEC=0xADDR ..." */
+};
+
 struct console_names {
 	struct names mods, funcs, syms;
+	struct modsecs *ms;	/* each module's last load before the oops */
+	int nms;
+	unsigned long long fault;	/* the first oops's faulting address */
+	int faulted;
 	char *rip;	/* the first oops's RIP function, for the signature */
 	int absent;	/* a page fault on a not-present page */
 	int denied;	/* a page fault on a present page (a write) */
 };
+
+/*
+ * "# rocampaign: module-sections NAME SEC=ADDR ..." (the modules
+ * exercise, after each load): the load of NAME that the console shows
+ * last before the first oops is the one the oops can be in.
+ */
+static void add_modsecs(struct console_names *c, const char *s)
+{
+	size_t l = ident_len(s);
+	int i;
+
+	if (!l || c->faulted)
+		return;
+	for (i = 0; i < c->nms; i++)
+		if (strlen(c->ms[i].mod) == l && !strncmp(c->ms[i].mod, s, l))
+			break;
+	if (i == c->nms) {
+		c->ms = xrealloc(c->ms, (c->nms + 1) * sizeof(*c->ms));
+		c->ms[c->nms++].mod = xstrndup(s, l);
+	} else {
+		free(c->ms[i].secs);
+	}
+	c->ms[i].secs = xstrdup(s + l + (s[l] == ' '));
+}
 
 static void read_console(struct ctx *x, const char *dir,
 			 struct console_names *c)
@@ -139,6 +175,11 @@ static void read_console(struct ctx *x, const char *dir,
 	for (next = buf; next && (line = strsep(&next, "\n")); ) {
 		line[strcspn(line, "\r")] = '\0';
 		t = text_of(line);
+		q = strstr(t, "# rocampaign: module-sections ");
+		if (q) {
+			add_modsecs(c, q + strlen("# rocampaign: module-sections "));
+			continue;
+		}
 		if (!strncmp(t, "not ok ", 7)) {
 			after_word(&c->mods, t, "modprobe ", 1);
 			after_word(&c->mods, t, "rmmod ", 1);
@@ -147,6 +188,10 @@ static void read_console(struct ctx *x, const char *dir,
 		q = strstr(t, "unable to handle page fault for address: ");
 		if (q) {
 			q += strlen("unable to handle page fault for address: ");
+			if (!c->faulted) {
+				c->fault = strtoull(q, NULL, 16);
+				c->faulted = 1;
+			}
 			if (!elf_symbolize(vm, strtoull(q, NULL, 16), sym,
 					   sizeof(sym)))
 				add_name(&c->syms, sym, strlen(sym), 0);
@@ -241,6 +286,63 @@ static char *cand_object(struct ctx *x, int cand)
 	return xasprintf("%s/%.*s", x->build_dir, (int)(c - ev - 6), ev + 6);
 }
 
+/* The module of a candidate's section evidence, "built=OBJ,PATH.ko". */
+static char *cand_ko(struct ctx *x, int cand)
+{
+	const char *ev = x->msg[cand], *c;
+	size_t l;
+
+	if (!ev || strncmp(ev, "built=", 6))
+		return NULL;
+	c = strchr(ev, ',');
+	if (!c)
+		return NULL;
+	l = strcspn(++c, ";");
+	if (l < 4 || strncmp(c + l - 3, ".ko", 3))
+		return NULL;
+	return xasprintf("%s/%.*s", x->build_dir, (int)l, c);
+}
+
+/*
+ * Is the oops's faulting address the candidate CAND itself, inside the
+ * load of its module MOD that the console recorded?  Each SEC=ADDR of
+ * the record is a section's load address; the module file says what
+ * sits at the offset.
+ */
+static int fault_is_cand(struct ctx *x, int cand, const char *mod,
+			 const struct console_names *c)
+{
+	char *ko = NULL, *secs, *tok, *save, *eq, sym[256];
+	unsigned long long base;
+	int i, hit = 0;
+
+	for (i = 0; i < c->nms && !mod_name_eq(c->ms[i].mod, mod); i++)
+		;
+	if (!c->faulted || i == c->nms)
+		return 0;
+	secs = xstrdup(c->ms[i].secs);
+	for (tok = strtok_r(secs, " ", &save); tok && !hit;
+	     tok = strtok_r(NULL, " ", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		base = strtoull(eq + 1, NULL, 16);
+		if (!base || c->fault < base)
+			continue;	/* 0: the guest hid the addresses */
+		if (!ko)
+			ko = cand_ko(x, cand);
+		if (!ko)
+			break;
+		hit = !elf_module_symbolize(ko, tok, c->fault - base, sym,
+					    sizeof(sym)) &&
+		      !strcmp(sym, x->c->v[cand].name);
+	}
+	free(secs);
+	free(ko);
+	return hit;
+}
+
 /*
  * The best rank at which the console names candidate CAND, NRANK if it
  * does not; *by gets the name that did (to free).
@@ -257,6 +359,11 @@ static int rank_of(struct ctx *x, int cand, const struct console_names *c,
 			free(*by);
 			*by = xstrdup(c->syms.v[i].s);
 		}
+	if (mod && best > 0 && fault_is_cand(x, cand, mod, c)) {
+		best = 0;
+		free(*by);
+		*by = xstrdup(x->c->v[cand].name);
+	}
 	for (i = 0; mod && i < c->mods.n; i++)
 		if (mod_name_eq(c->mods.v[i].s, mod) && c->mods.v[i].rank < best) {
 			best = c->mods.v[i].rank;
@@ -333,6 +440,11 @@ void find_suspects(struct ctx *x, const struct boot_out *o, const int *set,
 	names_free(&c.mods);
 	names_free(&c.funcs);
 	names_free(&c.syms);
+	for (i = 0; i < c.nms; i++) {
+		free(c.ms[i].mod);
+		free(c.ms[i].secs);
+	}
+	free(c.ms);
 	free(rank);
 }
 

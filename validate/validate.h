@@ -239,6 +239,8 @@ enum sec_result elf_check_vmlinux(const char *path, const char *name,
 int elf_symbolize(const char *vmlinux, unsigned long long addr,
 		  char *name, size_t len);
 int elf_defines_func(const char *path, const char *name);
+int elf_module_symbolize(const char *path, const char *sec,
+			 unsigned long long off, char *name, size_t len);
 
 /* suspects.c: the candidates that a failed boot's console names */
 struct suspects {

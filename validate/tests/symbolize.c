@@ -6,9 +6,10 @@
  * (elf_check_object() on an object, elf_check_vmlinux() on a linked
  * image).
  *
- * Usage: symbolize FILE ADDR                (ADDR in hex)
+ * Usage: symbolize FILE ADDR                (ADDR and OFF in hex)
  *        symbolize -o FILE NAME SECTION     object: NAME in SECTION?
  *        symbolize -v FILE NAME SECTION     image: NAME in SECTION's range?
+ *        symbolize -m FILE SECTION OFF      module: the symbol at OFF of SECTION
  * Output of -o and -v: "ok WHERE", "wrong WHERE", "missing", "nofile" or
  * "error".
  * Exit: 0 found (or ok), 1 no symbol holds ADDR (or not ok), 64 usage.
@@ -52,6 +53,14 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "-o") || !strcmp(argv[1], "-v")))
 		return section(argc, argv);
+	if (argc == 5 && !strcmp(argv[1], "-m")) {
+		if (elf_module_symbolize(argv[2], argv[3],
+					 strtoull(argv[4], NULL, 16), name,
+					 sizeof(name)))
+			return 1;
+		printf("%s\n", name);
+		return 0;
+	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: symbolize FILE ADDR\n");
 		return RC_USAGE;

@@ -81,4 +81,17 @@ check "image: the ro_after_init range rejected for initdata" \
 	sec -v "$simg" roa .init.data wrong
 check "image: .data rejected for initdata" \
 	sec -v "$simg" plain .init.data wrong
+# A module: the data symbol at an offset of one of its sections (the
+# fault address less the section's load address the guest recorded).
+# mod SECTION OFF WANT
+mod() {
+	got=$("$here/tests/symbolize" -m "$sobj" "$1" "$2") || got=-
+	why="symbolize -m $1 $2: got '$got', want '$3'"
+	[ "$got" = "$3" ]
+}
+check "module: offset 0 of .init.data is its first variable" mod .init.data 0x0 initd
+check "module: offset 0xc of .init.data is inside the second" mod .init.data 0xc initd2
+check "module: past the end of .init.data, nothing" mod .init.data 0x10 -
+check "module: offset 0 of .data is the plain variable" mod .data 0x0 plain
+check "module: a section the module does not have, nothing" mod .bss 0x0 -
 finish
