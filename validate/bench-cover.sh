@@ -16,7 +16,9 @@
 # 4. campaign.sh --profile cover on the scope, in the same two waves: the
 #    not-built share in cover, by reason, and among the candidates an x86
 #    build can compile (not other-arch; target at most 10%); the evidence
-#    levels of the accepted; verdicts decided per hour of validation.
+#    levels of the accepted; verdicts decided per hour of validation;
+#    what the boots cost and what the devices and the hit counting add
+#    (boot-costs.sh).
 # Appends "bench metric value unit date" rows to WORK/bench/results.tsv,
 # the first of a run the tree's kernel version (metric kernel).
 # Exit: 0 measured, 1 a step failed, 64 usage.
@@ -198,4 +200,10 @@ total=$(tsv_awk "$j" 'NR > 1 { k[$c_file "\t" $c_line "\t" $c_variable] = 1 } EN
 emit not_built_reasons "$(tsv_awk "$j" 'NR > 1 && $c_verdict == "not-built" {
 		r = $c_evidence; sub(/^not-built: /, "", r); sub(/:.*/, "", r); sub(/ .*/, "", r); c[r]++ }
 	END { for (r in c) printf "%s=%d,", r, c[r] }' | sed 's/,$//')" counts
+# What the boots cost, and the share of the devices and the hit counting.
+sh "$here/boot-costs.sh" "$cdir" >"$out/cover-boot-costs.tsv" ||
+	die 1 "boot-costs failed on $cdir"
+while IFS='	' read -r m v u; do
+	emit "$m" "$v" "$u"
+done <"$out/cover-boot-costs.tsv"
 exit 0

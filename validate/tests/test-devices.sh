@@ -105,6 +105,11 @@ v=$(row heartbeat)
 why="row: $v"
 check "i6300esb's heartbeat: accepted, bound by its driver, whose name has a blank (i6300ESB timer@i6300esb)" \
 	matches "$v" '^accepted	built=drivers/watchdog/i6300esb.o,drivers/watchdog/i6300esb.ko; .*bound=i6300ESB timer@i6300esb[,;]'
+c=$(sh "$here/boot-costs.sh" "$st" | tr '\t\n' '  ')
+why="boot-costs: $c"
+echo "# $c"
+check "boot-costs counts the boots with devices and the devices exercise's time" \
+	matches "$c" 'device_boots [1-9][0-9]* boots devices_median [1-9][0-9.]* devices devices_exercise_median [0-9][0-9.]* s'
 check "work tree clean after the run" \
 	sh -c "[ -z \"\$(git -C '$VTREE' status --porcelain)\" ]"
 [ $failed -eq 0 ] || sed 's/^/#   /' "$j"

@@ -91,5 +91,10 @@ said=$("$top/lib/tests/lib-test" sentence accepted "$ev_exec")
 echo "# execute_command, in words: $said"
 check "the sentence of a booted conversion says the boot did not reach its code" \
 	sh -c "echo '$said' | grep -q 'the boot did not reach its code (kernel_init() never ran after init)'"
+c=$(sh "$here/boot-costs.sh" "$st" | tr '\t\n' '  ')
+why="boot-costs: $c"
+echo "# $c"
+check "boot-costs finds the profiled boots and the hit counting's cost against the baseline" \
+	matches "$c" 'profiled_boots [1-9][0-9]* boots profile_overhead_median -\{0,1\}[0-9][0-9.]* s'
 [ $failed -eq 0 ] || tail -n 20 "$st/run.out" | sed 's/^/#   /'
 finish
