@@ -40,7 +40,9 @@
 # summary.txt and times.tsv hold the closing summary and stage times.
 # Every TSV file is read by column name (lib/tsv.sh, FORMATS.md).
 # Environment: VTREE (WORK/vtree), JOBS (number of cores), COVER_BASE,
-# COVER_WAVE (--profile cover), QUEUE_ALLOW_BUILT=1 (queue accepted
+# COVER_WAVE, COVER_COMPILE_TEST=1 (--profile cover; the last plans with
+# cover-plan --compile-test, for the drivers only ISA || COMPILE_TEST
+# gates), QUEUE_ALLOW_BUILT=1 (queue accepted
 # conversions that were only built, not booted through their code; see
 # patches/QUEUE.md).
 # FARM=parallel|slurm runs the validate stage's batches as jobs in
@@ -96,6 +98,8 @@ case $work in -*) work=./$work ;; esac
 case $profile in fast | wide | cover) ;; *) usage_error "--profile must be fast, wide or cover" ;; esac
 cover_base=${COVER_BASE:-wide}
 cover_wave=${COVER_WAVE:-500}
+cover_compile_test=${COVER_COMPILE_TEST:-}
+case $cover_compile_test in '' | 0) cover_compile_test= ;; 1) ;; *) usage_error "COVER_COMPILE_TEST must be 1 or empty, not '$cover_compile_test'" ;; esac
 case $cover_base in fast | wide) ;; *) usage_error "COVER_BASE must be fast or wide, not '$cover_base'" ;; esac
 case $cover_wave in
 0* | '' | *[!0-9]*) usage_error "COVER_WAVE must be a positive number, not '$cover_wave'" ;;
@@ -186,7 +190,7 @@ need_cols() {
 # stamp_of FILE...: one hash of the settings and the named files
 stamp_of() {
 	{
-		echo "$scope|$profile|$batch|$cover_base|$cover_wave|$(git -C "$tree" rev-parse refs/tags/core)"
+		echo "$scope|$profile|$batch|$cover_base|$cover_wave${cover_compile_test:+|compile-test}|$(git -C "$tree" rev-parse refs/tags/core)"
 		cat "$@" 2>/dev/null
 	} | sha1sum | cut -c1-16
 }
@@ -300,7 +304,8 @@ cover_waves() {
 				mv "$_wd/$_part.tsv.tmp" "$_wd/$_part.tsv" || return 70
 		done
 		echo "campaign: validate: cover wave $_k/$_waves ($(($(wc -l <"$_wd/only.tsv") - 1)) candidates, base $cover_base)" >&2
-		"$root/validate/cover-plan" --candidates "$_wd/upto.tsv" \
+		"$root/validate/cover-plan" ${cover_compile_test:+--compile-test} \
+			--candidates "$_wd/upto.tsv" \
 			--tree "$vtree" --config "$_base/.config" --out "$_wd" ||
 			return $?
 		cp "$_wd/cover.config" "$cdir/cover.config.tmp" &&

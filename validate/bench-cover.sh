@@ -21,6 +21,9 @@
 #    (boot-costs.sh).
 # Appends "bench metric value unit date" rows to WORK/bench/results.tsv,
 # the first of a run the tree's kernel version (metric kernel).
+# Environment: BENCH_COVER_SCOPE, COVER_BASE (default wide),
+# COVER_COMPILE_TEST=1 (cover-plan --compile-test, in the plans and the
+# campaign alike), VTREE, JOBS.
 # Exit: 0 measured, 1 a step failed, 64 usage.
 
 set -u
@@ -75,6 +78,7 @@ wave=$(( (n + 1) / 2 ))
 emit kernel "$(ktree_version "$tree")" version
 emit candidates "$n" count
 emit scope "$(echo "$scope" | tr ' ' ',')" paths
+emit compile_test "${COVER_COMPILE_TEST:-0}" flag
 
 # --- 2. wide (and the base) alone, without a fragment ------------------------
 # plan_counts PROFILE: "compiled buildable other-arch unmet unknown", in
@@ -82,7 +86,7 @@ emit scope "$(echo "$scope" | tr ' ' ',')" paths
 plan_counts() {
 	_d=$(sh "$top/qemu-boot/build-kernel.sh" --config-only "$1" "$tree" "$work" | tail -n 1) ||
 		die 1 "cannot configure $1"
-	"$here/cover-plan" --candidates "$scope_tsv" --tree "$tree" \
+	"$here/cover-plan" ${COVER_COMPILE_TEST:+--compile-test} --candidates "$scope_tsv" --tree "$tree" \
 		--config "$_d/.config" --out "$out/cover-plan-$1" >"$out/cover-plan-$1.log" 2>&1 ||
 		die 1 "cover-plan failed, see $out/cover-plan-$1.log"
 	tsv_awk "$out/cover-plan-$1/plan.tsv" 'NR > 1 {
@@ -127,7 +131,7 @@ for part in 1 2; do
 	mkdir -p "$wd"
 	tsv_awk "$scope_tsv" 'NR == 1 { print; next } $c_class != "ro_after_init" { next }
 		{ w = int(i / size) + 1; i++ } w <= k { print }' -v size="$wave" -v k="$part" >"$wd/upto.tsv"
-	"$here/cover-plan" --candidates "$wd/upto.tsv" --tree "$vtree" \
+	"$here/cover-plan" ${COVER_COMPILE_TEST:+--compile-test} --candidates "$wd/upto.tsv" --tree "$vtree" \
 		--config "$vbase/.config" --out "$wd" >"$wd/plan.log" 2>&1 ||
 		die 1 "cover-plan failed, see $wd/plan.log"
 	# A build directory without an object count never finished a build.
