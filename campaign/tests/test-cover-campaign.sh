@@ -42,6 +42,11 @@ COVER_WAVE=0 sh "$here/campaign.sh" --profile cover --scope "$scope" \
 rc=$?
 check "COVER_WAVE=0: exit 64" \
 	sh -c "[ $rc -eq 64 ] && grep -q 'COVER_WAVE must be a positive number' '$st/bad2'"
+COVER_COMPILE_TEST=yes sh "$here/campaign.sh" --profile cover --scope "$scope" \
+	--name "$name-bad" "$TREE" "$WORK" >"$st/bad3" 2>&1
+rc=$?
+check "COVER_COMPILE_TEST=yes: exit 64 naming it" \
+	sh -c "[ $rc -eq 64 ] && grep -q 'COVER_COMPILE_TEST must be 1 or empty' '$st/bad3'"
 rm -rf "$WORK/campaign/$name-bad"
 
 # --- the campaign --------------------------------------------------------------
