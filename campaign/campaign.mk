@@ -19,3 +19,12 @@ campaign: programs
 	sh campaign/campaign.sh $(if $(SCOPE),--scope "$(SCOPE)") \
 		--profile $(PROFILE) --name "$(NAME)" $(if $(BATCH),--batch $(BATCH)) \
 		"$(TREE)" "$(WORK)"
+
+# What the cover profile buys on BENCH_COVER_SCOPE (default drivers/char
+# sound/core): not-built in COVER_BASE (wide) and in cover, the two waves'
+# build times, the evidence levels, verdicts per hour, what the boots,
+# devices and hit counting cost.  A whole campaign, so it lives here.
+# Hours with wide.
+.PHONY: bench-cover
+bench-cover: programs
+	sh campaign/bench-cover.sh "$(TREE)" "$(WORK)"

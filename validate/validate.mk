@@ -99,14 +99,6 @@ cover-plan: validate/cover-plan
 		--candidates "$$(abs "$$CP_CAND")" --tree "$$tree" \
 		--config "$$dir/.config" --out "$$(abs "$$CP_OUT")"
 
-# What the cover profile buys on BENCH_COVER_SCOPE (default drivers/char
-# sound/core): not-built in COVER_BASE (wide) and in cover, the two waves'
-# build times, the evidence levels, verdicts per hour.  Hours with wide.
-.PHONY: bench-cover
-bench-cover: validate/validate validate/cover-plan qemu-boot/boot \
-		candidates/candidates cocci/mentions campaign/report patches/queue
-	sh validate/bench-cover.sh "$(TREE)" "$(WORK)"
-
 # test-devices-plan.sh's window into devices.c
 CLEAN_FILES += validate/tests/devplan
 validate/tests/devplan: validate/tests/devplan.c validate/devices.c \

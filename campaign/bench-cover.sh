@@ -86,7 +86,7 @@ emit compile_test "${COVER_COMPILE_TEST:-0}" flag
 plan_counts() {
 	_d=$(sh "$top/qemu-boot/build-kernel.sh" --config-only "$1" "$tree" "$work" | tail -n 1) ||
 		die 1 "cannot configure $1"
-	"$here/cover-plan" ${COVER_COMPILE_TEST:+--compile-test} --candidates "$scope_tsv" --tree "$tree" \
+	"$top/validate/cover-plan" ${COVER_COMPILE_TEST:+--compile-test} --candidates "$scope_tsv" --tree "$tree" \
 		--config "$_d/.config" --out "$out/cover-plan-$1" >"$out/cover-plan-$1.log" 2>&1 ||
 		die 1 "cover-plan failed, see $out/cover-plan-$1.log"
 	tsv_awk "$out/cover-plan-$1/plan.tsv" 'NR > 1 {
@@ -131,7 +131,7 @@ for part in 1 2; do
 	mkdir -p "$wd"
 	tsv_awk "$scope_tsv" 'NR == 1 { print; next } $c_class != "ro_after_init" { next }
 		{ w = int(i / size) + 1; i++ } w <= k { print }' -v size="$wave" -v k="$part" >"$wd/upto.tsv"
-	"$here/cover-plan" ${COVER_COMPILE_TEST:+--compile-test} --candidates "$wd/upto.tsv" --tree "$vtree" \
+	"$top/validate/cover-plan" ${COVER_COMPILE_TEST:+--compile-test} --candidates "$wd/upto.tsv" --tree "$vtree" \
 		--config "$vbase/.config" --out "$wd" >"$wd/plan.log" 2>&1 ||
 		die 1 "cover-plan failed, see $wd/plan.log"
 	# A build directory without an object count never finished a build.
@@ -205,7 +205,7 @@ emit not_built_reasons "$(tsv_awk "$j" 'NR > 1 && $c_verdict == "not-built" {
 		r = $c_evidence; sub(/^not-built: /, "", r); sub(/:.*/, "", r); sub(/ .*/, "", r); c[r]++ }
 	END { for (r in c) printf "%s=%d,", r, c[r] }' | sed 's/,$//')" counts
 # What the boots cost, and the share of the devices and the hit counting.
-sh "$here/boot-costs.sh" "$cdir" >"$out/cover-boot-costs.tsv" ||
+sh "$top/validate/boot-costs.sh" "$cdir" >"$out/cover-boot-costs.tsv" ||
 	die 1 "boot-costs failed on $cdir"
 while IFS='	' read -r m v u; do
 	emit "$m" "$v" "$u"
