@@ -461,6 +461,26 @@ nk_refused() {
 nk_refused "to ols/${tab}none${tab}x" path 'a path with a blank'
 nk_refused "tools/${tab}some${tab}x" scans 'an unknown scans value'
 
+# ---- lib/args.sh: help_maybe ------------------------------------------
+# A script that sources args.sh and calls help_maybe "$0" "$@" prints
+# its header comment for -h or --help as its first argument and stops;
+# anything else runs on.
+{
+	printf '#!/bin/sh\n# SPDX-License-Identifier: GPL-2.0\n#\n# hm.sh - a test script.\n#\n# Usage: hm.sh [ARG]\n\n'
+	printf 'prog_name=hm\n. "%s/lib/args.sh"\nhelp_maybe "$0" "$@"\necho ran "$@"\n' "$top"
+} >"$t/hm.sh"
+printf 'hm.sh - a test script.\n\nUsage: hm.sh [ARG]\n' >"$t/hm.want"
+for o in --help -h; do
+	expect "help_maybe: $o prints the header comment, exit 0" 0 sh "$t/hm.sh" $o
+	cmp -s "$t/out" "$t/hm.want" &&
+		ok "help_maybe: $o prints only the header comment" ||
+		not_ok "help_maybe: $o prints only the header comment" "$(cat "$t/out")"
+done
+expect "help_maybe: no argument runs on" 0 sh "$t/hm.sh"
+expect_out "help_maybe: no argument runs on, the script goes on" "^ran$"
+expect "help_maybe: --help as a later argument runs on" 0 sh "$t/hm.sh" x --help
+expect_out "help_maybe: --help as a later argument is the script's" "^ran x --help$"
+
 # ---- the C tokenizer (lib/ctok) ----------------------------------------
 # A backslash-newline inside a string literal is a line too: the tokens
 # after it keep their lines, and the literal is one token with its text.
