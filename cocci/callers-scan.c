@@ -615,12 +615,6 @@ static void add_code(size_t i)
 	cur.ncode++;
 }
 
-/* A '#' that is the first token of its line starts a preprocessor line. */
-static int starts_directive(size_t i)
-{
-	return is(i, "#") && (i == 0 || cur.t->v[i - 1].line < cur.t->v[i].line);
-}
-
 static void walk(void)
 {
 	size_t i;
@@ -632,7 +626,7 @@ static void walk(void)
 	cur.ncode = 0;
 	cur.confused = 0;
 	for (i = 0; i < cur.t->n; i++) {
-		if (starts_directive(i)) {
+		if (tok_directive(cur.t, i)) {
 			i = directive(i);
 			pending_bnd = 1;
 			continue;

@@ -127,22 +127,7 @@ static struct decl *add_decl(uint32_t name, unsigned int line)
 /* The index of the bracket that closes the one at OPEN, or END. */
 static size_t close_of(size_t open, size_t end)
 {
-	char oc = *cur.t->v[open].s;
-	char cc = oc == '{' ? '}' : oc == '(' ? ')' : ']';
-	size_t i;
-	int depth = 0;
-
-	for (i = open; i < end; i++) {
-		const struct tok *k = &cur.t->v[i];
-
-		if (k->kind != T_PUNCT || k->len != 1)
-			continue;
-		if (*k->s == oc)
-			depth++;
-		else if (*k->s == cc && --depth == 0)
-			return i;
-	}
-	return end;
+	return tok_close(cur.t, open, end);
 }
 
 /* The next top-level ',' (or END) of the list that starts at I. */
@@ -542,7 +527,7 @@ static void scan(const struct toks *t)
 	for (i = 0; i < t->n; i++) {
 		const struct tok *k = &t->v[i];
 
-		if (is(i, "#") && (i == 0 || t->v[i - 1].line < k->line)) {
+		if (tok_directive(t, i)) {
 			unsigned int last = directive_end(k->line);
 
 			for (e = i + 1; e < t->n && t->v[e].line <= last; e++)

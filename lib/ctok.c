@@ -119,3 +119,29 @@ int tok_in(const struct toks *t, size_t i, const char *const *set, size_t n)
 	}
 	return 0;
 }
+
+size_t tok_close(const struct toks *t, size_t open, size_t end)
+{
+	char oc = *t->v[open].s;
+	char cc = oc == '{' ? '}' : oc == '(' ? ')' : ']';
+	size_t i;
+	int depth = 0;
+
+	for (i = open; i < end; i++) {
+		const struct tok *k = &t->v[i];
+
+		if (k->kind != T_PUNCT || k->len != 1)
+			continue;
+		if (*k->s == oc)
+			depth++;
+		else if (*k->s == cc && --depth == 0)
+			return i;
+	}
+	return end;
+}
+
+int tok_directive(const struct toks *t, size_t i)
+{
+	return tok_is(t, i, "#") &&
+	       (i == 0 || t->v[i - 1].line < t->v[i].line);
+}

@@ -6,7 +6,9 @@
 # of each variable, the level column and the migration of journals
 # without it), the evidence grammar and its levels, the checks on paths,
 # names and numbers, candidates.tsv's reader (lib/cand), the key-value
-# reader (lib/kv) and strtab_destroy.  Runs in a second; no kernel.
+# reader (lib/kv), strtab_destroy, the C tokenizer with its bracket and
+# directive helpers, and lib/args.sh's help_maybe.  Runs in a second; no
+# kernel.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -500,5 +502,21 @@ grep -q '^5 s "p q"$' "$t/out" && grep -q '^3 o $' "$t/out" &&
 	ok "tokens: a string literal keeps its text, a char literal none" ||
 	not_ok "tokens: a string literal keeps its text, a char literal none" \
 		"$(cat "$t/out")"
+
+# tok_close(): the bracket that closes each one, nested ones counted, a
+# brace in a string literal or a comment not; one that no bracket closes
+# before END gets END.  tok_directive(): a '#' that starts its line, not
+# one inside a line.
+printf '#define A(x) (x[1])\nint f(int a) { if (a) { return "}" [0]; } /* { */ }\n  # pragma x\ny = (1 + (2);\nz = #a;\n' >"$t/br.c"
+expect "brackets: a file is tokenized" 0 "$bin" brackets "$t/br.c"
+[ "$(tr '\n' '|' <"$t/out")" = "0 #|3 ( 5|6 ( 11|8 [ 10|14 ( 17|18 { 31|20 ( 22|23 { 30|26 [ 28|32 #|37 ( 49|40 ( 42|" ] &&
+	ok "tok_close: each bracket's match, nested, literals and comments left out; unmatched: END; tok_directive: a '#' first on its line" ||
+	not_ok "tok_close: each bracket's match, nested, literals and comments left out; unmatched: END; tok_directive: a '#' first on its line" \
+		"$(tr '\n' '|' <"$t/out")"
+expect "brackets: END 10" 0 "$bin" brackets "$t/br.c" 10
+[ "$(sed -n 2,4p "$t/out" | tr '\n' '|')" = "3 ( 5|6 ( 10|8 [ 10|" ] &&
+	ok "tok_close: a bracket closed only at or after END gets END" ||
+	not_ok "tok_close: a bracket closed only at or after END gets END" \
+		"$(tr '\n' '|' <"$t/out")"
 
 finish
