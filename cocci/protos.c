@@ -83,7 +83,7 @@ static struct {
 	const char *buf;
 	size_t len;
 	uint32_t file;
-	unsigned char *cont;	/* cont[L]: physical line L ends with '\' */
+	unsigned char *cont;	/* tok_continuations() */
 	size_t ncont;
 } cur;
 
@@ -315,29 +315,6 @@ static int after_attr(size_t i)
 	       !strncmp(cur.t->v[k - 1].s, "__", 2);
 }
 
-static void mark_continuations(void)
-{
-	size_t i, n = 1;
-
-	for (i = 0; i < cur.len; i++) {
-		if (cur.buf[i] == '\n')
-			n++;
-	}
-	if (n + 1 > cur.ncont) {
-		cur.cont = xrealloc(cur.cont, n + 1);
-		cur.ncont = n + 1;
-	}
-	memset(cur.cont, 0, cur.ncont);
-	for (i = 0, n = 1; i < cur.len; i++) {
-		if (cur.buf[i] != '\n')
-			continue;
-		if (i > 0 && cur.buf[i - 1] == '\\')
-			cur.cont[n] = 1;
-		n++;
-	}
-}
-
-
 /*
  * Members of struct and union bodies, by name over the whole tree: how
  * many declarations, how many of them a pointer to const.  A member
@@ -523,7 +500,7 @@ static void scan(const struct toks *t)
 	int depth = 0;
 
 	cur.t = t;
-	mark_continuations();
+	tok_continuations(cur.buf, cur.len, &cur.cont, &cur.ncont);
 	for (i = 0; i < t->n; i++) {
 		const struct tok *k = &t->v[i];
 

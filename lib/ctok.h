@@ -40,4 +40,14 @@ size_t tok_close(const struct toks *t, size_t open, size_t end);
 /* 1 if token I is a '#' that is the first token of its line: a directive. */
 int tok_directive(const struct toks *t, size_t i);
 
+/*
+ * (*CONT)[L] = 1 if physical line L of BUF (1-based) goes on to the next
+ * for a preprocessor line: it ends with '\' (or '\' CR), or its newline
+ * is inside a comment (the preprocessor replaces a comment by a space
+ * before it ends directives).  *CONT is grown to *NCONT >= its lines + 2
+ * and zeroed first.
+ */
+void tok_continuations(const char *buf, size_t len, unsigned char **cont,
+		       size_t *ncont);
+
 #endif

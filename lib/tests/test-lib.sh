@@ -519,4 +519,15 @@ expect "brackets: END 10" 0 "$bin" brackets "$t/br.c" 10
 	not_ok "tok_close: a bracket closed only at or after END gets END" \
 		"$(tr '\n' '|' <"$t/out")"
 
+# tok_continuations(): a directive goes on after a line that ends with
+# '\' (or '\' CR LF) and across a newline inside a comment; a '/' or '*'
+# in a literal starts no comment.
+printf '#define A 1 \\\n  + 2 /* a\n  b */ + 3\n#define B 2 \\\r\nint c; // end \\\nint d = %s; int e = %s;\nchar *s = "/*"; int f;\nint g;\n' \
+	"'/'" "'*'" >"$t/ct.c"
+expect "conts: a file is read" 0 "$bin" conts "$t/ct.c"
+[ "$(tr '\n' ' ' <"$t/out")" = "1 2 4 5 " ] &&
+	ok "tok_continuations: '\\', '\\' CR LF and a comment's newline go on; literals open no comment" ||
+	not_ok "tok_continuations: '\\', '\\' CR LF and a comment's newline go on; literals open no comment" \
+		"lines $(tr '\n' ' ' <"$t/out")"
+
 finish
