@@ -58,9 +58,9 @@ set -u
 # No pathname expansion anywhere: $scope is split into words, never globbed.
 set -f
 
-usage() {
-	awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
-}
+root=$(cd "$(dirname "$0")/.." && pwd)
+prog_name=campaign
+. "$root/lib/args.sh"
 
 usage_error() {
 	echo "campaign: $*" >&2
@@ -74,7 +74,7 @@ name=default
 batch=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help) usage; exit 0 ;;
+	-h | --help) help_text "$0"; exit 0 ;;
 	--scope | --profile | --name | --batch)
 		[ $# -ge 2 ] || usage_error "$1 needs a value"
 		case $1 in
@@ -112,9 +112,6 @@ case $batch in
 '') ;;
 0* | *[!0-9]*) usage_error "--batch must be a positive number, not '$batch'" ;;
 esac
-root=$(cd "$(dirname "$0")/.." && pwd)
-prog_name=campaign
-. "$root/lib/args.sh"
 . "$root/lib/tsv.sh"
 for d in $scope; do
 	case $d in

@@ -53,7 +53,7 @@ static struct {
 	int record;		/* 0: the dry pass that checks the balance */
 	unsigned int confused;	/* the line of the first imbalance, or 0 */
 	const char *confused_why;
-	uint8_t *cont;		/* cont[line]: the line ends with '\' */
+	unsigned char *cont;	/* tok_continuations() */
 	size_t ncont;
 	uint32_t *code;		/* token indexes outside preprocessor lines */
 	uint8_t *bnd;		/* a preprocessor line stands before code[k] */
@@ -615,12 +615,6 @@ static void add_code(size_t i)
 	cur.ncode++;
 }
 
-/* A '#' that is the first token of its line starts a preprocessor line. */
-static int starts_directive(size_t i)
-{
-	return is(i, "#") && (i == 0 || cur.t->v[i - 1].line < cur.t->v[i].line);
-}
-
 static void walk(void)
 {
 	size_t i;
@@ -632,7 +626,7 @@ static void walk(void)
 	cur.ncode = 0;
 	cur.confused = 0;
 	for (i = 0; i < cur.t->n; i++) {
-		if (starts_directive(i)) {
+		if (tok_directive(cur.t, i)) {
 			i = directive(i);
 			pending_bnd = 1;
 			continue;
@@ -700,57 +694,6 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/*
- * cur.cont[L]: physical line L continues on the next one, for a
- * preprocessor line: it ends with '\', or its newline is inside a
- * comment (the preprocessor replaces a comment by a space first).
- */
-static void continuations(const char *buf, size_t len)
-{
-	unsigned int line = 1;
-	size_t i;
-	int incom = 0;
-
-	for (i = 0; i < len; i++)
-		line += buf[i] == '\n';
-	if (line + 2 > cur.ncont) {
-		cur.ncont = line + 2;
-		cur.cont = xrealloc(cur.cont, cur.ncont);
-	}
-	memset(cur.cont, 0, cur.ncont);
-	for (i = 0, line = 1; i < len; i++) {
-		char c = buf[i];
-
-		if (incom) {
-			if (c == '*' && i + 1 < len && buf[i + 1] == '/') {
-				incom = 0;
-				i++;
-			} else if (c == '\n') {
-				cur.cont[line++] = 1;
-			}
-		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
-			incom = 1;
-			i++;
-		} else if (c == '/' && i + 1 < len && buf[i + 1] == '/') {
-			while (i + 1 < len && buf[i + 1] != '\n')
-				i++;
-		} else if (c == '"' || c == '\'') {
-			while (i + 1 < len && buf[i + 1] != c && buf[i + 1] != '\n') {
-				if (buf[++i] == '\\' && i + 1 < len &&
-				    buf[i + 1] != '\n')
-					i++;
-			}
-			if (i + 1 < len && buf[i + 1] == c)
-				i++;
-		} else if (c == '\n') {
-			if ((i >= 1 && buf[i - 1] == '\\') ||
-			    (i >= 2 && buf[i - 1] == '\r' && buf[i - 2] == '\\'))
-				cur.cont[line] = 1;
-			line++;
-		}
-	}
-}
-
 void scan_file(const char *path, const char *buf, size_t len,
 	       struct toks *t)
 {
@@ -769,7 +712,7 @@ void scan_file(const char *path, const char *buf, size_t len,
 	else if (!ends_with(path, ".c") && !ends_with(path, ".h"))
 		all = K_OTHER;
 	if (all == K_NONE) {
-		continuations(buf, len);
+		tok_continuations(buf, len, &cur.cont, &cur.ncont);
 		cur.record = 0;
 		walk();
 		if (cur.confused) {

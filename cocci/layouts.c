@@ -167,22 +167,7 @@ static uint32_t tok_name(size_t i)
 /* The index of the bracket that closes the one at OPEN, or t->n. */
 static size_t close_of(size_t open)
 {
-	const char *o = cur.t->v[open].s;
-	char oc = *o, cc = oc == '{' ? '}' : oc == '(' ? ')' : ']';
-	size_t i;
-	int depth = 0;
-
-	for (i = open; i < cur.t->n; i++) {
-		const struct tok *k = &cur.t->v[i];
-
-		if (k->kind != T_PUNCT || k->len != 1)
-			continue;
-		if (*k->s == oc)
-			depth++;
-		else if (*k->s == cc && --depth == 0)
-			return i;
-	}
-	return cur.t->n;
+	return tok_close(cur.t, open, cur.t->n);
 }
 
 /* The next token at or after I that is not an attribute (with its args). */

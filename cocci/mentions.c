@@ -59,15 +59,7 @@ static size_t skip_chain(const struct toks *t, size_t i)
 		    i + 1 < t->n && t->v[i + 1].kind == T_IDENT) {
 			i += 2;
 		} else if (tok_is(t, i, "[")) {
-			int depth = 0;
-
-			for (; i < t->n; i++) {
-				if (tok_is(t, i, "["))
-					depth++;
-				else if (tok_is(t, i, "]") && --depth == 0)
-					break;
-			}
-			i++;
+			i = tok_close(t, i, t->n) + 1;
 		} else {
 			return i;
 		}

@@ -83,7 +83,7 @@ static struct {
 	const char *buf;
 	size_t len;
 	uint32_t file;
-	unsigned char *cont;	/* cont[L]: physical line L ends with '\' */
+	unsigned char *cont;	/* tok_continuations() */
 	size_t ncont;
 } cur;
 
@@ -127,22 +127,7 @@ static struct decl *add_decl(uint32_t name, unsigned int line)
 /* The index of the bracket that closes the one at OPEN, or END. */
 static size_t close_of(size_t open, size_t end)
 {
-	char oc = *cur.t->v[open].s;
-	char cc = oc == '{' ? '}' : oc == '(' ? ')' : ']';
-	size_t i;
-	int depth = 0;
-
-	for (i = open; i < end; i++) {
-		const struct tok *k = &cur.t->v[i];
-
-		if (k->kind != T_PUNCT || k->len != 1)
-			continue;
-		if (*k->s == oc)
-			depth++;
-		else if (*k->s == cc && --depth == 0)
-			return i;
-	}
-	return end;
+	return tok_close(cur.t, open, end);
 }
 
 /* The next top-level ',' (or END) of the list that starts at I. */
@@ -330,29 +315,6 @@ static int after_attr(size_t i)
 	       !strncmp(cur.t->v[k - 1].s, "__", 2);
 }
 
-static void mark_continuations(void)
-{
-	size_t i, n = 1;
-
-	for (i = 0; i < cur.len; i++) {
-		if (cur.buf[i] == '\n')
-			n++;
-	}
-	if (n + 1 > cur.ncont) {
-		cur.cont = xrealloc(cur.cont, n + 1);
-		cur.ncont = n + 1;
-	}
-	memset(cur.cont, 0, cur.ncont);
-	for (i = 0, n = 1; i < cur.len; i++) {
-		if (cur.buf[i] != '\n')
-			continue;
-		if (i > 0 && cur.buf[i - 1] == '\\')
-			cur.cont[n] = 1;
-		n++;
-	}
-}
-
-
 /*
  * Members of struct and union bodies, by name over the whole tree: how
  * many declarations, how many of them a pointer to const.  A member
@@ -538,11 +500,11 @@ static void scan(const struct toks *t)
 	int depth = 0;
 
 	cur.t = t;
-	mark_continuations();
+	tok_continuations(cur.buf, cur.len, &cur.cont, &cur.ncont);
 	for (i = 0; i < t->n; i++) {
 		const struct tok *k = &t->v[i];
 
-		if (is(i, "#") && (i == 0 || t->v[i - 1].line < k->line)) {
+		if (tok_directive(t, i)) {
 			unsigned int last = directive_end(k->line);
 
 			for (e = i + 1; e < t->n && t->v[e].line <= last; e++)

@@ -46,3 +46,15 @@ help_text() {
 	awk 'NR > 3 && (!/^#/ || /^#SBATCH/) { exit }
 		NR > 3 { sub(/^# ?/, ""); print }' "$1"
 }
+
+# help_maybe FILE ARG...: when ARG (the script's first argument) is -h or
+# --help, print FILE's help_text and exit 0; scripts call it right after
+# sourcing this file:
+#   help_maybe "$0" "$@"
+help_maybe() {
+	_file=$1
+	shift
+	case ${1-} in
+	-h | --help) help_text "$_file"; exit 0 ;;
+	esac
+}

@@ -119,3 +119,79 @@ int tok_in(const struct toks *t, size_t i, const char *const *set, size_t n)
 	}
 	return 0;
 }
+
+size_t tok_close(const struct toks *t, size_t open, size_t end)
+{
+	char oc = *t->v[open].s;
+	char cc = oc == '{' ? '}' : oc == '(' ? ')' : ']';
+	size_t i;
+	int depth = 0;
+
+	for (i = open; i < end; i++) {
+		const struct tok *k = &t->v[i];
+
+		if (k->kind != T_PUNCT || k->len != 1)
+			continue;
+		if (*k->s == oc)
+			depth++;
+		else if (*k->s == cc && --depth == 0)
+			return i;
+	}
+	return end;
+}
+
+int tok_directive(const struct toks *t, size_t i)
+{
+	return tok_is(t, i, "#") &&
+	       (i == 0 || t->v[i - 1].line < t->v[i].line);
+}
+
+void tok_continuations(const char *buf, size_t len, unsigned char **cont,
+		       size_t *ncont)
+{
+	unsigned int line = 1;
+	unsigned char *cn;
+	size_t i;
+	int incom = 0;
+
+	for (i = 0; i < len; i++)
+		line += buf[i] == '\n';
+	if (line + 2 > *ncont) {
+		*ncont = line + 2;
+		*cont = xrealloc(*cont, *ncont);
+	}
+	cn = *cont;
+	memset(cn, 0, *ncont);
+	for (i = 0, line = 1; i < len; i++) {
+		char c = buf[i];
+
+		if (incom) {
+			if (c == '*' && i + 1 < len && buf[i + 1] == '/') {
+				incom = 0;
+				i++;
+			} else if (c == '\n') {
+				cn[line++] = 1;
+			}
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '*') {
+			incom = 1;
+			i++;
+		} else if (c == '/' && i + 1 < len && buf[i + 1] == '/') {
+			while (i + 1 < len && buf[i + 1] != '\n')
+				i++;
+		} else if (c == '"' || c == '\'') {
+			while (i + 1 < len && buf[i + 1] != c &&
+			       buf[i + 1] != '\n') {
+				if (buf[++i] == '\\' && i + 1 < len &&
+				    buf[i + 1] != '\n')
+					i++;
+			}
+			if (i + 1 < len && buf[i + 1] == c)
+				i++;
+		} else if (c == '\n') {
+			if ((i >= 1 && buf[i - 1] == '\\') ||
+			    (i >= 2 && buf[i - 1] == '\r' && buf[i - 2] == '\\'))
+				cn[line] = 1;
+			line++;
+		}
+	}
+}

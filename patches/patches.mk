@@ -4,7 +4,8 @@
 
 PROGRAMS += patches/queue
 QUEUE_SRCS := $(addprefix patches/,queue.c queue-join.c queue-writers.c \
-	queue-msg.c queue-plan.c queue-base.c queue-maint.c queue-prefix.c)
+	queue-msg.c queue-why.c queue-notes.c queue-cover.c queue-plan.c \
+	queue-base.c queue-maint.c queue-prefix.c)
 
 patches/queue: $(QUEUE_SRCS) $(wildcard patches/queue-*.h) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(QUEUE_SRCS) $(LIB)

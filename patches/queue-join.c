@@ -263,7 +263,7 @@ static void take_cand(struct var *v, const struct crow *r,
 	v->kind = kind;
 	v->reason = r->reason;
 	v->conf = conf_name[r->conf];
-	/* an init kind's reason goes in a bullet (queue-msg.c) */
+	/* an init kind's reason goes in a bullet (queue-notes.c) */
 	if (kind == VK_RO)
 		check_quotable(o->candidates, line, "reason", v->reason);
 	else if (!is_one_line(v->reason))

@@ -5,6 +5,8 @@
  *   queue-join.c     the journal joined with candidates.tsv: the variables
  *   queue-writers.c  each writer in words, from the source that explains it
  *   queue-msg.c      the prose of the commit messages and cover letters
+ *                    (with queue-why.c, queue-notes.c and queue-cover.c:
+ *                    queue-msg.h)
  *   queue-plan.c     the .plan/ layout and the README
  */
 #ifndef QUEUE_PLAN_H

@@ -15,9 +15,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 prog_name=bench-harness
 . "$here/../lib/args.sh"
-case ${1-} in
--h | --help) help_text "$0"; exit 0 ;;
-esac
+help_maybe "$0" "$@"
 [ $# -ge 2 ] || { echo "usage: bench-harness.sh TREE WORK [PROFILES]" >&2; exit 64; }
 tree=$1
 work=$2

@@ -44,9 +44,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 prog_name=build-kernel
 . "$here/../lib/args.sh"
-case ${1-} in
--h | --help) help_text "$0"; exit 0 ;;
-esac
+help_maybe "$0" "$@"
 config_only=0
 if [ "${1:-}" = "--config-only" ]; then
 	config_only=1

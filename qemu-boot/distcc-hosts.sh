@@ -30,9 +30,7 @@ set -f
 prog_name=distcc-hosts
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/args.sh"
-case ${1-} in
--h | --help) help_text "$0"; exit 0 ;;
-esac
+help_maybe "$0" "$@"
 [ $# -eq 0 ] || { echo "usage: distcc-hosts.sh" >&2; exit 64; }
 
 command -v distcc >/dev/null || die 70 "distcc is not installed (apt-get install distcc)"

@@ -39,9 +39,7 @@ force=0
 src=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help)
-		awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
-		exit 0 ;;
+	-h | --help) help_text "$0"; exit 0 ;;
 	--force) force=1; shift ;;
 	--from-git)
 		[ $# -ge 2 ] || die 64 "--from-git wants a directory"

@@ -19,11 +19,7 @@ set -eu
 prog_name=tree-key
 . "$(dirname "$0")/../lib/args.sh"
 
-case ${1:-} in
--h | --help)
-	awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
-	exit 0 ;;
-esac
+help_maybe "$0" "$@"
 [ $# -eq 2 ] || die 64 "usage: tree-key.sh --user|--key PATH"
 path=$2
 

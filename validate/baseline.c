@@ -37,7 +37,7 @@ void setup_hashes(struct ctx *x)
 	if (x->extra_patch) {
 		buf = read_file(x->extra_patch, &len);
 		if (!buf)
-			die(RC_USAGE, "%s: %s", x->extra_patch,
+			die(RC_DATA, "%s: %s", x->extra_patch,
 			    strerror(errno));
 		h = fnv1a(h, buf, len);
 		free(buf);

@@ -25,9 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 prog_name=bench-bisect
 . "$top/lib/args.sh"
-case ${1-} in
--h | --help) help_text "$0"; exit 0 ;;
-esac
+help_maybe "$0" "$@"
 [ $# -eq 2 ] || { echo "usage: bench-bisect.sh TREE WORK" >&2; exit 64; }
 tree=$1
 work=$2

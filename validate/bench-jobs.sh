@@ -31,9 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 prog_name=bench-jobs
 . "$top/lib/args.sh"
-case ${1-} in
--h | --help) help_text "$0"; exit 0 ;;
-esac
+help_maybe "$0" "$@"
 [ $# -ge 2 ] && [ $# -le 3 ] || {
 	echo "usage: bench-jobs.sh TREE WORK [CANDIDATES]" >&2
 	exit 64

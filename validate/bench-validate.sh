@@ -24,9 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 prog_name=bench-validate
 . "$top/lib/args.sh"
-case ${1-} in
--h | --help) help_text "$0"; exit 0 ;;
-esac
+help_maybe "$0" "$@"
 [ $# -ge 2 ] && [ $# -le 3 ] || {
 	echo "usage: bench-validate.sh TREE WORK [CANDIDATES]" >&2
 	exit 64

@@ -89,7 +89,7 @@ void cands_load(const char *path, struct cands *c)
 	size_t i;
 
 	if (access(path, R_OK))
-		die(RC_USAGE, "%s: %s", path, strerror(errno));
+		die(RC_DATA, "%s: %s", path, strerror(errno));
 	/* The columns validate does not read may be empty. */
 	nrows_bad = crows_read(path, conv_classes, 0, CANDS_LENIENT, &rows);
 	if (nrows_bad < 0)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cover.h - what the four files of cover-plan share: the symbol table
+ * cover.h - what the five files of cover-plan share: the symbol table
  * (Kconfig facts and .config values), a resolution ("need"), and the
  * tree's path.
  */
@@ -75,9 +75,11 @@ const char *cond_expr(const char *cond);
 size_t depends_round(void);
 
 /* cover-kbuild.c */
+char *path_collapse(const char *path);
+
+/* cover-need.c */
 void need_add(struct need *n, const uint32_t *ids, size_t k);
 void need_free(struct need *n);
 void need_file(const char *file, struct need *out);
-char *path_collapse(const char *path);
 
 #endif

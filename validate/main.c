@@ -13,6 +13,7 @@
  * This file: the command line, the checks of the input before anything
  * is built, and the order of the steps (validate.h lists the others).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,8 +269,13 @@ static void setup_paths(struct ctx *x, struct opts *o, const char *argv0)
 		usage_error("%s: not a git work tree (see --help: --tree)",
 			    x->tree);
 	free(p);
-	if (x->extra_patch)
+	if (x->extra_patch) {
+		/* an input file: one that is not there is bad input */
+		if (access(x->extra_patch, R_OK))
+			die(RC_DATA, "--extra-patch %s: %s", x->extra_patch,
+			    strerror(errno));
 		x->extra_patch = abs_path(x->extra_patch);
+	}
 	if (!o->journal)
 		o->journal = xasprintf("%s/validate/%s/journal.tsv", x->work,
 				       x->profile);

@@ -72,10 +72,10 @@ PROGRAMS += validate/cover-plan
 COVER_DIR ?= $(WORK)/cover
 COVER_BASE ?= wide
 
-COVER_SRCS := $(addprefix validate/,cover-plan.c cover-kbuild.c cover-kconfig.c \
-	cover-deps.c)
+COVER_SRCS := $(addprefix validate/,cover-plan.c cover-kbuild.c cover-need.c \
+	cover-kconfig.c cover-deps.c)
 
-validate/cover-plan: $(COVER_SRCS) validate/cover.h $(LIB)
+validate/cover-plan: $(COVER_SRCS) validate/cover.h validate/cover-kbuild.h $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(COVER_SRCS) $(LIB)
 
 # COVER_COMPILE_TEST=1: cover-plan --compile-test (README, "The cover

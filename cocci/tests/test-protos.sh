@@ -39,6 +39,7 @@ pt_returns|0|a function returning a pointer, variadic
 pt_weak|0|after __attribute__((weak))
 pt_restrict|1|const unsigned long * __restrict
 pt_fwd|0|a macro forwarding its argument whole
+pt_cfwd|0|the same, a comment's newline inside the #define
 pt_swap|0|a macro forwarding in parentheses, reordered
 pt_alias|0|an object macro naming a const function
 ROWS

@@ -184,6 +184,52 @@ static int cmd_tokens(const char *path)
 	return RC_OK;
 }
 
+/*
+ * Each bracket of FILE's tokens, "INDEX TEXT CLOSE" (tok_close() up to
+ * END, default the last token), and each '#' that starts a directive,
+ * "INDEX #".
+ */
+static int cmd_brackets(const char *path, const char *end_arg)
+{
+	struct toks t = { 0 };
+	size_t len, i, end;
+	char *buf = read_file(path, &len);
+
+	if (!buf)
+		return RC_DATA;
+	tokenize(buf, len, &t);
+	end = end_arg ? (size_t)opt_long("END", end_arg, 0, t.n) : t.n;
+	for (i = 0; i < t.n; i++) {
+		if (tok_is(&t, i, "{") || tok_is(&t, i, "(") ||
+		    tok_is(&t, i, "["))
+			printf("%zu %c %zu\n", i, *t.v[i].s,
+			       tok_close(&t, i, end));
+		else if (tok_directive(&t, i))
+			printf("%zu #\n", i);
+	}
+	free(t.v);
+	free(buf);
+	return RC_OK;
+}
+
+/* The lines of FILE that tok_continuations() says go on to the next. */
+static int cmd_conts(const char *path)
+{
+	unsigned char *cont = NULL;
+	size_t len, ncont = 0, l;
+	char *buf = read_file(path, &len);
+
+	if (!buf)
+		return RC_DATA;
+	tok_continuations(buf, len, &cont, &ncont);
+	for (l = 0; l < ncont; l++)
+		if (cont[l])
+			printf("%zu\n", l);
+	free(cont);
+	free(buf);
+	return RC_OK;
+}
+
 static int cmd_items(const char *s)
 {
 	struct ev_item *it;
@@ -306,6 +352,10 @@ int main(int argc, char **argv)
 		return cmd_items(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "tokens"))
 		return cmd_tokens(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "brackets"))
+		return cmd_brackets(argv[2], argc == 4 ? argv[3] : NULL);
+	if (argc == 3 && !strcmp(argv[1], "conts"))
+		return cmd_conts(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "path"))
 		return is_tree_path(argv[2]) ? RC_OK : RC_DATA;
 	if (argc == 3 && !strcmp(argv[1], "ident"))
@@ -323,6 +373,6 @@ int main(int argc, char **argv)
 		printf("%s\n", ev_one_line(argv[2], 900));
 		return RC_OK;
 	}
-	fprintf(stderr, "usage: lib-test tsv FILE COL | cands FILE CLASSES strict|lenient [FILE:LINE:NAME...] | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | notbuilt REASON | writers S | items S | tokens FILE | path S | ident S | long S | oneline S | kv FILE KEY [MIN MAX] | strtab COUNT BIG\n");
+	fprintf(stderr, "usage: lib-test tsv FILE COL | cands FILE CLASSES strict|lenient [FILE:LINE:NAME...] | final FILE | levels FILE | append FILE VAR [EVIDENCE] | level VERDICT EVIDENCE | notbuilt REASON | writers S | items S | tokens FILE | brackets FILE [END] | conts FILE | path S | ident S | long S | oneline S | kv FILE KEY [MIN MAX] | strtab COUNT BIG\n");
 	return RC_USAGE;
 }

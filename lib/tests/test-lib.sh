@@ -6,7 +6,9 @@
 # of each variable, the level column and the migration of journals
 # without it), the evidence grammar and its levels, the checks on paths,
 # names and numbers, candidates.tsv's reader (lib/cand), the key-value
-# reader (lib/kv) and strtab_destroy.  Runs in a second; no kernel.
+# reader (lib/kv), strtab_destroy, the C tokenizer with its bracket and
+# directive helpers, and lib/args.sh's help_maybe.  Runs in a second; no
+# kernel.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -461,6 +463,26 @@ nk_refused() {
 nk_refused "to ols/${tab}none${tab}x" path 'a path with a blank'
 nk_refused "tools/${tab}some${tab}x" scans 'an unknown scans value'
 
+# ---- lib/args.sh: help_maybe ------------------------------------------
+# A script that sources args.sh and calls help_maybe "$0" "$@" prints
+# its header comment for -h or --help as its first argument and stops;
+# anything else runs on.
+{
+	printf '#!/bin/sh\n# SPDX-License-Identifier: GPL-2.0\n#\n# hm.sh - a test script.\n#\n# Usage: hm.sh [ARG]\n\n'
+	printf 'prog_name=hm\n. "%s/lib/args.sh"\nhelp_maybe "$0" "$@"\necho ran "$@"\n' "$top"
+} >"$t/hm.sh"
+printf 'hm.sh - a test script.\n\nUsage: hm.sh [ARG]\n' >"$t/hm.want"
+for o in --help -h; do
+	expect "help_maybe: $o prints the header comment, exit 0" 0 sh "$t/hm.sh" $o
+	cmp -s "$t/out" "$t/hm.want" &&
+		ok "help_maybe: $o prints only the header comment" ||
+		not_ok "help_maybe: $o prints only the header comment" "$(cat "$t/out")"
+done
+expect "help_maybe: no argument runs on" 0 sh "$t/hm.sh"
+expect_out "help_maybe: no argument runs on, the script goes on" "^ran$"
+expect "help_maybe: --help as a later argument runs on" 0 sh "$t/hm.sh" x --help
+expect_out "help_maybe: --help as a later argument is the script's" "^ran x --help$"
+
 # ---- the C tokenizer (lib/ctok) ----------------------------------------
 # A backslash-newline inside a string literal is a line too: the tokens
 # after it keep their lines, and the literal is one token with its text.
@@ -480,5 +502,32 @@ grep -q '^5 s "p q"$' "$t/out" && grep -q '^3 o $' "$t/out" &&
 	ok "tokens: a string literal keeps its text, a char literal none" ||
 	not_ok "tokens: a string literal keeps its text, a char literal none" \
 		"$(cat "$t/out")"
+
+# tok_close(): the bracket that closes each one, nested ones counted, a
+# brace in a string literal or a comment not; one that no bracket closes
+# before END gets END.  tok_directive(): a '#' that starts its line, not
+# one inside a line.
+printf '#define A(x) (x[1])\nint f(int a) { if (a) { return "}" [0]; } /* { */ }\n  # pragma x\ny = (1 + (2);\nz = #a;\n' >"$t/br.c"
+expect "brackets: a file is tokenized" 0 "$bin" brackets "$t/br.c"
+[ "$(tr '\n' '|' <"$t/out")" = "0 #|3 ( 5|6 ( 11|8 [ 10|14 ( 17|18 { 31|20 ( 22|23 { 30|26 [ 28|32 #|37 ( 49|40 ( 42|" ] &&
+	ok "tok_close: each bracket's match, nested, literals and comments left out; unmatched: END; tok_directive: a '#' first on its line" ||
+	not_ok "tok_close: each bracket's match, nested, literals and comments left out; unmatched: END; tok_directive: a '#' first on its line" \
+		"$(tr '\n' '|' <"$t/out")"
+expect "brackets: END 10" 0 "$bin" brackets "$t/br.c" 10
+[ "$(sed -n 2,4p "$t/out" | tr '\n' '|')" = "3 ( 5|6 ( 10|8 [ 10|" ] &&
+	ok "tok_close: a bracket closed only at or after END gets END" ||
+	not_ok "tok_close: a bracket closed only at or after END gets END" \
+		"$(tr '\n' '|' <"$t/out")"
+
+# tok_continuations(): a directive goes on after a line that ends with
+# '\' (or '\' CR LF) and across a newline inside a comment; a '/' or '*'
+# in a literal starts no comment.
+printf '#define A 1 \\\n  + 2 /* a\n  b */ + 3\n#define B 2 \\\r\nint c; // end \\\nint d = %s; int e = %s;\nchar *s = "/*"; int f;\nint g;\n' \
+	"'/'" "'*'" >"$t/ct.c"
+expect "conts: a file is read" 0 "$bin" conts "$t/ct.c"
+[ "$(tr '\n' ' ' <"$t/out")" = "1 2 4 5 " ] &&
+	ok "tok_continuations: '\\', '\\' CR LF and a comment's newline go on; literals open no comment" ||
+	not_ok "tok_continuations: '\\', '\\' CR LF and a comment's newline go on; literals open no comment" \
+		"lines $(tr '\n' ' ' <"$t/out")"
 
 finish

@@ -43,9 +43,7 @@ runner=
 dir=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h | --help)
-		awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
-		exit 0 ;;
+	-h | --help) help_text "$0"; exit 0 ;;
 	--runner | --dir)
 		[ $# -ge 2 ] || usage_error "$1 needs a value"
 		case $1 in

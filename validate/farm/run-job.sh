@@ -47,9 +47,7 @@ top=$(cd "$here/../.." && pwd)
 prog_name=run-job
 . "$top/lib/args.sh"
 
-case ${1-} in
--h | --help) help_text "$0"; exit 0 ;;
-esac
+help_maybe "$0" "$@"
 [ $# -eq 1 ] || die 64 "usage: run-job.sh JOBDIR"
 [ -f "$1/job.tsv" ] || die 64 "$1: not a job directory (no job.tsv)"
 job=$(cd "$1" && pwd)

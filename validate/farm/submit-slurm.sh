@@ -37,9 +37,7 @@ usage_error() {
 
 wait=
 case ${1:-} in
--h | --help)
-	awk 'NR > 3 && !/^#/ { exit } NR > 3 { sub(/^# ?/, ""); print }' "$0"
-	exit 0 ;;
+-h | --help) help_text "$0"; exit 0 ;;
 --wait) wait=--wait; shift ;;
 esac
 [ $# -ge 1 ] || usage_error "DIR is required"

@@ -199,13 +199,22 @@ check "--merge of a job whose rejection was edited into an acceptance: exit 65, 
 mkdir -p "$st/gtree" "$st/w4"
 git -C "$st/gtree" init -q
 printf 'file\tline\tname\n' >"$st/bad-cands.tsv"
-for c in "$st/no-such.tsv" "$st/bad-cands.tsv"; do
-	"$bin" --candidates "$c" --tree "$st/gtree" --work "$st/w4" \
-		--tools "$top" --journal "$st/jdir/sub/journal.tsv" >"$st/jd.out" 2>&1
+# refused NAME ARG...: validate ARG... is refused with exit 65 (bad input,
+# not usage: a candidates file or an --extra-patch that is not there, a
+# malformed one), naming NAME, and the journal's directory is not made.
+refused() {
+	named=$1
+	shift
+	"$bin" "$@" --tree "$st/gtree" --work "$st/w4" --tools "$top" \
+		--journal "$st/jdir/sub/journal.tsv" >"$st/jd.out" 2>&1
 	rc=$?
 	why="exit $rc: $(tr '\n' ' ' <"$st/jd.out")"
-	check "validate --candidates ${c##*/} (refused, exit 64 or 65): the journal's directory is not made" \
-		all '{ [ $rc -eq 64 ] || [ $rc -eq 65 ]; } && [ ! -e "$st/jdir" ]'
-done
+	check "validate refuses $named: exit 65, naming it; the journal's directory is not made" \
+		all '[ $rc -eq 65 ] && grep -q "$named" "$st/jd.out" && [ ! -e "$st/jdir" ]'
+}
+refused no-such.tsv --candidates "$st/no-such.tsv"
+refused bad-cands.tsv --candidates "$st/bad-cands.tsv"
+refused no-such.patch --candidates "$st/bad-cands.tsv" \
+	--extra-patch "$st/no-such.patch"
 
 finish
