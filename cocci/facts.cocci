@@ -996,6 +996,36 @@ def array_arg(x, p):
 	   not name.isupper() and \
 	   (q.file, q.line, q.column) not in readpos and not int_cast(x):
 		report_write(q, name, "array-arg")
+		object_slot(q, name, q.column)
+
+# O.f = &x; O.f = x; O[i].f = x; in a function, O a variable of the file
+OBJ_SLOT_RE = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)?"
+			 r"\.\s*([A-Za-z_]\w*)\s*=\s*&?\s*$")
+
+def object_slot(q, name, col):
+	"""x of the file stored in member f of O, a variable of the file, in
+	a function (cb_clk.params = &cb_params): a type-store row T->f, T
+	O's type, so that candidates/ can follow writes through the member
+	(type-pointee rows) to x."""
+	if infunc(q) == "-" or name not in defs.get(q.file, {}):
+		return
+	lines = src(q.file)
+	if q.line > len(lines):
+		return
+	m = OBJ_SLOT_RE.search(lines[q.line - 1][:col])
+	d = defs.get(q.file, {}).get(m.group(1)) if m else None
+	if d is None or m.group(1) == name:
+		return
+	ty = re.sub(r"\s*\[.*$", "", d[1])
+	ty = " ".join(w for w in ty.split() if w not in ("const", "volatile"))
+	if not ty or "*" in ty or not WORD_RE.match(ty):
+		return
+	var = ty + "->" + m.group(2)
+	key = (q.file, q.line, q.column, var)
+	if key in wpos:
+		return
+	wpos.add(key)
+	emit("writes", q.file, q.line, var, infunc(q), "type-store")
 
 # "#define futex_hashsize (__futex_data.hashsize)": an object macro that
 # names an lvalue of a variable of the file (x, x.f..., x[i]...) is that
@@ -1233,14 +1263,21 @@ def registered_ptr(q, e):
 			 r"\s*(__\w+\s*(\([^()]*\))?\s*)*[=;,)\[]",
 			 text) is None
 
+func_texts = {}	# (file, first line) -> text, for the current file only
+
 def func_text(q):
 	"""The text of the function around position q, comments and strings
 	blanked, or None at file scope."""
 	fn = infunc(q)
 	for l1, l2, name in spans.get(q.file, ()):
 		if name == fn and l1 <= q.line <= l2:
-			return COMMENT_RE.sub(blank, "\n".join(
-				src(q.file)[l1 - 1:l2]))
+			key = (q.file, l1)
+			if key not in func_texts:
+				if any(k[0] != q.file for k in func_texts):
+					func_texts.clear()
+				func_texts[key] = COMMENT_RE.sub(blank, "\n".join(
+					src(q.file)[l1 - 1:l2]))
+			return func_texts[key]
 	return None
 
 def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
@@ -1258,7 +1295,14 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 		return
 	rest = s[len(e):].lstrip()
 	m = re.match(r"^->\s*" + re.escape(str(fld)) + r"\b", rest)
-	if not m or not TF_TAIL_RE.match(rest[m.end():]):
+	if not m:
+		return
+	tail = rest[m.end():]
+	flat = TF_TAIL_RE.match(tail) is not None
+	# E->fld[i]..., E->fld->g...: through the member, if it is a
+	# pointer, into the object it points to (type-pointee)
+	through = re.match(r"^\s*(\[|->)", tail) is not None
+	if not flat and not through:
 		return
 	if fn is not None:
 		spec = wspec(fn)
@@ -1266,6 +1310,18 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 			return
 		if amp and spec[0] == "lval":
 			return
+		# memcpy(E->fld, ...): the pointee of a pointer member
+		if not amp and spec[0] != "lval" and not tail.strip():
+			through = True
+	if through and registered_ptr(q, e):
+		type_pointee(q, ty + "->" + str(fld))
+	elif flat and re.match(r"^[A-Za-z_]\w*$", e):
+		# p = c->fld (&c->fld[i], c->fld + i), then p->g = v
+		held = member_alias(q, e)
+		if held is not None:
+			type_pointee(q, held)
+	if not flat:
+		return
 	# input->keycode = keymap: a file-scope object stored in the field
 	# (candidates/registrations.tsv kind store), whatever input is
 	rhs = re.sub(r"^&\s*", "", clean(V)) if V is not None else ""
@@ -1284,6 +1340,41 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 		return
 	wpos.add(key)
 	emit("writes", q.file, q.line, var, infunc(q), form)
+
+def type_pointee(q, var):
+	"""A type-pointee row: a write through member f of a registered T
+	into the object the member points to (var T->f)."""
+	key = (q.file, q.line, q.column, var, "pointee")
+	if key in wpos:
+		return
+	wpos.add(key)
+	emit("writes", q.file, q.line, var, infunc(q), "type-pointee")
+
+# p = c->f;  p = &c->f[i];  p = c->f + i;  (T *p = ...; too)
+MEMBER_ALIAS_RE = r"\s*=\s*(?:\(\s*[^()]*\)\s*)?(&\s*)?([A-Za-z_]\w*)\s*->\s*" \
+		  r"([A-Za-z_]\w*)\s*(\[[^\[\];]*\]|\+[^;]*)?\s*;"
+
+def member_alias(q, e):
+	"""Local e set from a member of a registered object in its function
+	(struct foo_params *p = c->params, with c = to_foo(hw)): "T->f" of
+	that member, T the holder's type as the function declares it, or
+	None. A write through e then writes what the member points to."""
+	text = func_text(q)
+	if text is None:
+		return None
+	for m in re.finditer(r"(?<![\w.>])" + re.escape(e) + MEMBER_ALIAS_RE,
+			     text):
+		if m.group(1) and not m.group(4):
+			continue	# &c->f: the member itself, not its pointee
+		x = m.group(2)
+		if x == e or not registered_ptr(q, x):
+			continue
+		t = re.search(r"\b((?:struct|union)\s+[A-Za-z_]\w*|[A-Za-z_]\w*)"
+			      r"\s*\*\s*" + re.escape(x) + r"\b", text)
+		if t is None or t.group(1) in ("return", "sizeof"):
+			continue
+		return " ".join(t.group(1).split()) + "->" + m.group(3)
+	return None
 
 # A module's exit path tears down what its init registered, and what
 # init registered may be a static object of the file, whose address
@@ -2195,6 +2286,8 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
 		deref_pending.append((q, name, out, la[1]))
 	else:
 		report_write(q, name, out)
+		if not at_file:
+			object_slot(q, name, int(pl[0].column))
 	if at_file and not init_data:
 		l0 = int(pl[0].line)
 		member_slot(q.file, q.line, name, span(q.file, max(l0 - 2, 1), 0, l0,
