@@ -1425,11 +1425,18 @@ def call_open(before):
 
 TEST_OPEN_RE = re.compile(r"\b(if|while)\s*\($")
 
-def deref_only(body, P):
+def deref_only(body, P, f=None):
 	for m in re.finditer(r"(?<![\w.>])%s\b" % re.escape(P), body):
 		before = body[:m.start()].rstrip()
 		after = body[m.end():].lstrip()
 		arg = before.endswith(",") or call_open(before)
+		if arg and after.startswith((",", ")")) and f is not None:
+			# P passed whole to a function of the file that only
+			# reads through that parameter (reader_param)
+			G, idx = enclosing_call(body, m.start())
+			if G in funcs.get(f, ()) and reader_param(f, G, idx):
+				continue
+			return False
 		if after.startswith(("->", "[")):
 			if before.endswith("&") or arg:
 				return False
@@ -1451,9 +1458,150 @@ def deref_only(body, P):
 def deref_flush():
 	for q, name, form, P in deref_pending:
 		text = func_text(q)
-		if text is None or not deref_only(text, P):
+		if text is None or not deref_only(text, P, q.file):
 			report_write(q, name, form)
 	del deref_pending[:]
+
+# What follows a pointer's mention: its chain (->f, .f, [i]) and then an
+# assignment, ++ or --: a write through it
+WRITE_AFTER_RE = re.compile(r"^(?:\s*(?:->|\.)\s*\w+|\s*\[[^\[\];]*\])*\s*"
+			    r"(=(?!=)|\+\+|--|[-+*/%&|^]=|<<=|>>=)")
+CHAIN_RE = re.compile(r"^(?:\s*(?:->|\.)\s*\w+|\s*\[[^\[\];]*\])*")
+readers = {}	# (file, function, argument) -> only reads through it
+
+def split_params(head):
+	"""The parameter declarations of a function header (its text up to
+	the body's {): the depth-0 comma-separated parts of the last
+	top-level parentheses."""
+	end = head.rfind(")")
+	depth, i = 0, end
+	while i >= 0:
+		if head[i] == ")":
+			depth += 1
+		elif head[i] == chr(40):
+			depth -= 1
+			if depth == 0:
+				break
+		i -= 1
+	if i < 0:
+		return None
+	parts, depth, cur = [], 0, ""
+	for c in head[i + 1:end]:
+		if c in "([":
+			depth += 1
+		elif c in ")]":
+			depth -= 1
+		if c == "," and depth == 0:
+			parts.append(cur)
+			cur = ""
+		else:
+			cur += c
+	parts.append(cur)
+	return parts
+
+def enclosing_call(text, pos):
+	"""(name, argument index) of the call whose argument list holds
+	text[pos], or (None, -1)."""
+	depth, idx = 0, 0
+	for i in range(pos - 1, -1, -1):
+		c = text[i]
+		if c in ")]":
+			depth += 1
+		elif c == "[":
+			depth -= 1
+		elif c == "," and depth == 0:
+			idx += 1
+		elif c == chr(40):
+			if depth == 0:
+				m = re.search(r"(\w+)\s*$", text[:i])
+				if m is None or m.group(1) in NOT_CALLS:
+					return None, -1
+				return m.group(1), idx
+			depth -= 1
+		elif c in ";{}" and depth == 0:
+			return None, -1
+	return None, -1
+
+def reader_param(f, G, idx):
+	"""Does G, a function of file f, only read through its pointer
+	parameter number idx (0-based)? A pointer to const is; else every
+	mention of it in the body must be a read through it: P->f..., P[i]...
+	or *P not followed by an assignment, ++ or --, not under & or ++/--,
+	not a whole argument (except of a reader of READS), and tests
+	(P == NULL, if (P)). P passed, stored or returned is no read."""
+	key = (f, G, idx)
+	if key in readers:
+		return readers[key]
+	readers[key] = False
+	# every definition (#ifdef variants) must only read
+	bodies = [(l1, l2) for l1, l2, name in spans.get(f, ()) if name == G]
+	if not bodies:
+		return False
+	for l1, l2 in bodies:
+		if not reader_body(f, l1, l2, idx):
+			return False
+	readers[key] = True
+	return True
+
+def reader_body(f, l1, l2, idx):
+	"""reader_param() for one definition, lines l1 to l2 of f."""
+	text = COMMENT_RE.sub(blank, "\n".join(src(f)[l1 - 1:l2]))
+	brace = text.find("{")
+	params = split_params(text[:brace]) if brace > 0 else None
+	if not params or idx < 0 or idx >= len(params) or "*" not in params[idx]:
+		return False
+	words = WORD_RE.findall(params[idx])
+	if not words:
+		return False
+	P = words[-1]
+	if pointee_const(params[idx]):
+		return True
+	body = text[brace:]
+	for m in re.finditer(r"(?<![\w.>])%s\b" % re.escape(P), body):
+		before = body[:m.start()].rstrip()
+		after = body[m.end():]
+		if before.endswith(("&", "++", "--")) or WRITE_AFTER_RE.match(after):
+			return False
+		chain = CHAIN_RE.match(after).group(0)
+		rest = after[len(chain):].lstrip()
+		if before.endswith("*"):
+			# *P: a read unless written (WRITE_AFTER_RE above) or
+			# passed (*P as an argument is a value)
+			continue
+		if chain.strip():
+			if not (rest.startswith((",", ")")) and
+				(before.endswith(",") or call_open(before))):
+				continue
+			# P->f passed whole: a reader's argument only
+			if enclosing_call(body, m.start())[0] not in READS:
+				return False
+			continue
+		if re.match(r"^\s*[=!]=", after) or \
+		   TEST_OPEN_RE.search(before) and rest.startswith(")") or \
+		   before.endswith("!"):
+			continue
+		return False
+	return True
+
+def element_arg(G, x, p, pf):
+	"""&x[i] (or x + i) of an array x of the file as argument N of a call
+	of G in a function: a read when G is a function of the file that
+	only reads through its parameter N (reader_param), else a params
+	row of kind arg (reg_arg: protos.tsv may make it a read)."""
+	q = Loc(p[0])
+	name = ident(x)
+	if infunc(q) == "-" or not is_array(q.file, name) or \
+	   wspec(G) is not None or G in READS:
+		return
+	idx = arg_index(q.file, pf[0], p[0])
+	if G in funcs.get(q.file, ()) and reader_param(q.file, G, idx):
+		readpos.add((q.file, q.line, q.column))
+		return
+	key = ("arg", q.file, q.line, q.column)
+	if key in done:
+		return
+	done.add(key)
+	emit("params", q.file, q.line, name, "arg", idx, G)
 
 
 def reg_arg(G, x, p, pf):
@@ -2250,6 +2398,32 @@ pl << cmp.pl;
 @@
 for p in pl:
 	cmppos.add((p.file, int(p.line), int(p.column)))
+
+// &x[i] or x + i passed: a read if the callee, a function of the file,
+// only reads through that parameter (element_arg); before ad and aa,
+// which read readpos
+@elarg@
+identifier G;
+global idexpression x;
+expression I;
+identifier fld;
+position p, pf;
+@@
+(
+G@pf(..., &x@p[I], ...)
+|
+G@pf(..., &x@p[I].fld, ...)
+|
+G@pf(..., x@p + I, ...)
+)
+
+@script:python@
+G << elarg.G;
+x << elarg.x;
+p << elarg.p;
+pf << elarg.pf;
+@@
+element_arg(str(G), x, p, pf)
 
 @ad@
 global idexpression x;
