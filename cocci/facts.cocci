@@ -1524,11 +1524,15 @@ def enclosing_call(text, pos):
 
 def reader_param(f, G, idx):
 	"""Does G, a function of file f, only read through its pointer
-	parameter number idx (0-based)? A pointer to const is; else every
-	mention of it in the body must be a read through it: P->f..., P[i]...
+	parameter number idx (0-based)? Every mention of it in the body must
+	be a read through it: P->f..., P[i]...
 	or *P not followed by an assignment, ++ or --, not under & or ++/--,
 	not a whole argument (except of a reader of READS), and tests
-	(P == NULL, if (P)). P passed, stored or returned is no read."""
+	(P == NULL, if (P)). P passed, stored or returned is no read. A
+	pointer to const is not enough: the callee may keep it (a clock's
+	ops given to the register function that stores them), which is no
+	write, but keeps __initconst out; its arg row and protos.tsv make it
+	a read (candidates/ const_read)."""
 	key = (f, G, idx)
 	if key in readers:
 		return readers[key]
@@ -1554,8 +1558,6 @@ def reader_body(f, l1, l2, idx):
 	if not words:
 		return False
 	P = words[-1]
-	if pointee_const(params[idx]):
-		return True
 	body = text[brace:]
 	for m in re.finditer(r"(?<![\w.>])%s\b" % re.escape(P), body):
 		before = body[:m.start()].rstrip()
