@@ -1547,6 +1547,18 @@ def reader_param(f, G, idx):
 	readers[key] = True
 	return True
 
+array_members = {}	# file -> names declared as arrays in it
+
+def array_member(f, name):
+	"""Does file f declare name as an array anywhere (a struct member
+	"int regs[4];")? Then p->name used as a value is a pointer into the
+	object. Members of a header's struct are not seen: a limit."""
+	if f not in array_members:
+		text = COMMENT_RE.sub(blank, "\n".join(src(f)))
+		array_members[f] = set(re.findall(
+			r"\b([A-Za-z_]\w*)\s*\[[^\[\];=]*\]\s*[;,]", text))
+	return name in array_members[f]
+
 def reader_body(f, l1, l2, idx):
 	"""reader_param() for one definition, lines l1 to l2 of f."""
 	text = COMMENT_RE.sub(blank, "\n".join(src(f)[l1 - 1:l2]))
@@ -1571,6 +1583,11 @@ def reader_body(f, l1, l2, idx):
 			# passed (*P as an argument is a value)
 			continue
 		if chain.strip():
+			last = re.search(r"(\w+)\s*$", chain)
+			if last and rest.startswith((";", ",", ")", "?", ":")) \
+			   and array_member(f, last.group(1)):
+				# p->arr used as a value: a pointer into x
+				return False
 			if not (rest.startswith((",", ")")) and
 				(before.endswith(",") or call_open(before))):
 				continue
