@@ -120,7 +120,8 @@ static void attach(struct judge *j)
 				file = f->writes[i].file;
 				var = f->writes[i].var;
 				if (f->writes[i].form == F_TYPE_FIELD ||
-				    f->writes[i].form == F_TYPE_STORE)
+				    f->writes[i].form == F_TYPE_STORE ||
+				    f->writes[i].form == F_TYPE_POINTEE)
 					continue;
 			}
 			for (d = def_first(&m, file, var); d != MAP_NONE;
@@ -979,6 +980,76 @@ static int store_status(const struct judge *j, const struct write *w,
 }
 
 /*
+ * The escape W stores x's address (or array x) in member m of an object
+ * of type T: at file scope in the initializer of H (".rates = x", a
+ * holder and a member row on W's line), or in a function (a type-store
+ * or type-field row T->m on W's line: "clk.params = &x", "p->m = &x").
+ * When code that is not init-only writes through T->m (a type-pointee
+ * row: "c->m[i].f = v", "r = &c->m[i]; r->f = v" with c = to_foo(hw),
+ * typically a callback of the registered object on a rate change or a
+ * resume), it writes x after init: 1 with the reason in BUF, else 0
+ * (BUF untouched).
+ */
+static int through_status(const struct judge *j, const struct write *w,
+			  char *buf, size_t len)
+{
+	const struct facts *f = j->f;
+	const struct strtab *s = &f->strs;
+	const struct write *tw;
+	uint32_t tp = MAP_NONE, type = STR_NONE, field = STR_NONE, h, i, n;
+	char base[256], held[512], cb[512] = "";
+
+	if (!j->tp_first.n)
+		return 0;
+	if (w->func == STR_NONE) {
+		const struct param *q = param_on_line(j, w, P_HOLDER);
+		const struct param *m = param_on_line(j, w, P_MEMBER);
+
+		if (!q || !m)
+			return 0;
+		h = def_first(j->dm, w->file, q->handler);
+		if (h == MAP_NONE || f->defs[h].file != w->file ||
+		    !base_type(j, &f->defs[h], base, sizeof(base)))
+			return 0;
+		type = strtab_find(s, base);
+		field = m->handler;
+		if (type != STR_NONE)
+			tp = map_get(&j->tp_first, map_key(type, field));
+		snprintf(held, sizeof(held), "%s.%s (%s:%u)",
+			 strtab_str(s, q->handler), strtab_str(s, field),
+			 strtab_str(s, f->defs[h].file), f->defs[h].line);
+	} else {
+		i = map_get(&j->tf_at, map_key(w->file, w->line));
+		for (; i != MAP_NONE && tp == MAP_NONE; i = j->tf_next[i]) {
+			if (f->writes[i].func != w->func)
+				continue;
+			type = f->writes[i].var;
+			field = f->writes[i].field;
+			tp = map_get(&j->tp_first, map_key(type, field));
+		}
+		if (tp != MAP_NONE)
+			snprintf(held, sizeof(held), "member %s of a %s by %s",
+				 strtab_str(s, field), strtab_str(s, type),
+				 strtab_str(s, w->func));
+	}
+	if (tp == MAP_NONE)
+		return 0;
+	tw = &f->writes[tp];
+	n = graph_node(j->g, tw->file, tw->func);
+	if (n != MAP_NONE && j->g->nodes[n].ref != MAP_NONE) {
+		const struct funcref *r = &f->funcrefs[j->g->nodes[n].ref];
+
+		snprintf(cb, sizeof(cb), ", a callback (its address taken at %s:%u),",
+			 strtab_str(s, r->file), r->line);
+	}
+	snprintf(buf, len,
+		 "stored in %s, and %s%s writes through %s->%s after init (%s:%u)",
+		 held, strtab_str(s, tw->func), cb, strtab_str(s, tw->var),
+		 strtab_str(s, tw->field), strtab_str(s, tw->file), tw->line);
+	return 1;
+}
+
+/*
  * An escape of an object of type T, even in init-only code, is a write
  * when code that is not init-only writes a field of some T through a
  * pointer (a sysfs store, an ioctl handler, a notifier): whoever keeps
@@ -1005,6 +1076,8 @@ int event_status(const struct judge *j, uint32_t d, const struct event *e,
 		snprintf(buf, len, "%s", alias);
 		return EV_BAD;
 	}
+	if (through_status(j, w, buf, len))
+		return EV_BAD;
 	if (j->tf_write[d] == MAP_NONE)
 		return st;
 	tw = &j->f->writes[j->tf_write[d]];
@@ -1043,11 +1116,23 @@ static void type_field_writes(struct judge *j)
 
 	map_init(&first);
 	map_init(&j->tf_at);
+	map_init(&j->tp_first);
 	j->tf_next = xmalloc((f->nwrites + 1) * sizeof(*j->tf_next));
 	for (i = 0; i < f->nwrites; i++) {
 		const struct write *w = &f->writes[i];
 		uint64_t at = map_key(w->file, w->line);
 
+		if (w->form == F_TYPE_POINTEE) {
+			uint64_t key = map_key(w->var, w->field);
+
+			n = graph_node(j->g, w->file, w->func);
+			if (n != MAP_NONE && j->g->nodes[n].init_only)
+				continue;
+			cur = map_get(&j->tp_first, key);
+			if (cur == MAP_NONE || tf_before(f, i, cur))
+				map_put(&j->tp_first, key, i);
+			continue;
+		}
 		if (w->form != F_TYPE_FIELD && w->form != F_TYPE_STORE)
 			continue;
 		j->tf_next[i] = map_get(&j->tf_at, at);

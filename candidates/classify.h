@@ -50,6 +50,11 @@ struct judge {
 	uint32_t *tf_write;
 	struct map tf_at;	/* (file, line) -> a type-field write there */
 	uint32_t *tf_next;	/* the next type-field write on that line */
+	/*
+	 * (type, field) -> the first type-pointee write through that member
+	 * by code that is not init-only
+	 */
+	struct map tp_first;
 	uint32_t count[K_NCLASSES], high, medium;
 };
 

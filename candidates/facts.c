@@ -19,7 +19,7 @@ const char *const form_names[F_NFORMS] = {
 	"assign", "compound", "incdec", "field", "element",
 	"addr", "array-arg", "memcpy", "asm", "initdata-addr",
 	"pointee", "pointee-addr",
-	"read", "unparsed", "type-field", "type-store",
+	"read", "unparsed", "type-field", "type-store", "type-pointee",
 };
 
 const char *const pkind_names[] = {
@@ -228,7 +228,8 @@ static int load_writes(struct facts *f, struct tsv *t)
 		w.file = str(f, t, c_file);
 		w.func = str(f, t, c_func);
 		w.field = STR_NONE;
-		if (w.form == F_TYPE_FIELD || w.form == F_TYPE_STORE) {
+		if (w.form == F_TYPE_FIELD || w.form == F_TYPE_STORE ||
+		    w.form == F_TYPE_POINTEE) {
 			/* "struct foo->bar": the type and the field */
 			char *v = t->field[c_var], *arrow = strstr(v, "->");
 

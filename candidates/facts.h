@@ -33,6 +33,7 @@ enum form {
 	F_UNPARSED,	/* a mention in an unparsed region: facts may be missing */
 	F_TYPE_FIELD,	/* field of a type written through a pointer: var the type */
 	F_TYPE_STORE,	/* a file-scope object stored in a field: var the type */
+	F_TYPE_POINTEE,	/* a write through a member of a type: var the type */
 	F_NFORMS
 };
 
@@ -71,7 +72,7 @@ struct def {
 
 struct write {
 	uint32_t file, line, var, func;
-	uint32_t field;		/* F_TYPE_FIELD: the field (var: the type) */
+	uint32_t field;		/* F_TYPE_*: the field (var: the type) */
 	uint8_t form;
 };
 
@@ -208,7 +209,7 @@ static inline int form_is_direct(int form)
 	return form != F_ADDR && form != F_ARRAY_ARG &&
 		form != F_INITDATA_ADDR && form != F_POINTEE_ADDR &&
 		form != F_UNPARSED && form != F_TYPE_FIELD &&
-		form != F_TYPE_STORE;
+		form != F_TYPE_STORE && form != F_TYPE_POINTEE;
 }
 
 #endif

@@ -996,6 +996,36 @@ def array_arg(x, p):
 	   not name.isupper() and \
 	   (q.file, q.line, q.column) not in readpos and not int_cast(x):
 		report_write(q, name, "array-arg")
+		object_slot(q, name, q.column)
+
+# O.f = &x; O.f = x; O[i].f = x; in a function, O a variable of the file
+OBJ_SLOT_RE = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)?"
+			 r"\.\s*([A-Za-z_]\w*)\s*=\s*&?\s*$")
+
+def object_slot(q, name, col):
+	"""x of the file stored in member f of O, a variable of the file, in
+	a function (cb_clk.params = &cb_params): a type-store row T->f, T
+	O's type, so that candidates/ can follow writes through the member
+	(type-pointee rows) to x."""
+	if infunc(q) == "-" or name not in defs.get(q.file, {}):
+		return
+	lines = src(q.file)
+	if q.line > len(lines):
+		return
+	m = OBJ_SLOT_RE.search(lines[q.line - 1][:col])
+	d = defs.get(q.file, {}).get(m.group(1)) if m else None
+	if d is None or m.group(1) == name:
+		return
+	ty = re.sub(r"\s*\[.*$", "", d[1])
+	ty = " ".join(w for w in ty.split() if w not in ("const", "volatile"))
+	if not ty or "*" in ty or not WORD_RE.match(ty):
+		return
+	var = ty + "->" + m.group(2)
+	key = (q.file, q.line, q.column, var)
+	if key in wpos:
+		return
+	wpos.add(key)
+	emit("writes", q.file, q.line, var, infunc(q), "type-store")
 
 # "#define futex_hashsize (__futex_data.hashsize)": an object macro that
 # names an lvalue of a variable of the file (x, x.f..., x[i]...) is that
@@ -1233,14 +1263,21 @@ def registered_ptr(q, e):
 			 r"\s*(__\w+\s*(\([^()]*\))?\s*)*[=;,)\[]",
 			 text) is None
 
+func_texts = {}	# (file, first line) -> text, for the current file only
+
 def func_text(q):
 	"""The text of the function around position q, comments and strings
 	blanked, or None at file scope."""
 	fn = infunc(q)
 	for l1, l2, name in spans.get(q.file, ()):
 		if name == fn and l1 <= q.line <= l2:
-			return COMMENT_RE.sub(blank, "\n".join(
-				src(q.file)[l1 - 1:l2]))
+			key = (q.file, l1)
+			if key not in func_texts:
+				if any(k[0] != q.file for k in func_texts):
+					func_texts.clear()
+				func_texts[key] = COMMENT_RE.sub(blank, "\n".join(
+					src(q.file)[l1 - 1:l2]))
+			return func_texts[key]
 	return None
 
 def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
@@ -1258,7 +1295,14 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 		return
 	rest = s[len(e):].lstrip()
 	m = re.match(r"^->\s*" + re.escape(str(fld)) + r"\b", rest)
-	if not m or not TF_TAIL_RE.match(rest[m.end():]):
+	if not m:
+		return
+	tail = rest[m.end():]
+	flat = TF_TAIL_RE.match(tail) is not None
+	# E->fld[i]..., E->fld->g...: through the member, if it is a
+	# pointer, into the object it points to (type-pointee)
+	through = re.match(r"^\s*(\[|->)", tail) is not None
+	if not flat and not through:
 		return
 	if fn is not None:
 		spec = wspec(fn)
@@ -1266,6 +1310,18 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 			return
 		if amp and spec[0] == "lval":
 			return
+		# memcpy(E->fld, ...): the pointee of a pointer member
+		if not amp and spec[0] != "lval" and not tail.strip():
+			through = True
+	if through and registered_ptr(q, e):
+		type_pointee(q, ty + "->" + str(fld))
+	elif flat and re.match(r"^[A-Za-z_]\w*$", e):
+		# p = c->fld (&c->fld[i], c->fld + i), then p->g = v
+		held = member_alias(q, e)
+		if held is not None:
+			type_pointee(q, held)
+	if not flat:
+		return
 	# input->keycode = keymap: a file-scope object stored in the field
 	# (candidates/registrations.tsv kind store), whatever input is
 	rhs = re.sub(r"^&\s*", "", clean(V)) if V is not None else ""
@@ -1284,6 +1340,41 @@ def type_field(T, E, fld, L, p, pl, fn=None, pf=None, amp=False, V=None):
 		return
 	wpos.add(key)
 	emit("writes", q.file, q.line, var, infunc(q), form)
+
+def type_pointee(q, var):
+	"""A type-pointee row: a write through member f of a registered T
+	into the object the member points to (var T->f)."""
+	key = (q.file, q.line, q.column, var, "pointee")
+	if key in wpos:
+		return
+	wpos.add(key)
+	emit("writes", q.file, q.line, var, infunc(q), "type-pointee")
+
+# p = c->f;  p = &c->f[i];  p = c->f + i;  (T *p = ...; too)
+MEMBER_ALIAS_RE = r"\s*=\s*(?:\(\s*[^()]*\)\s*)?(&\s*)?([A-Za-z_]\w*)\s*->\s*" \
+		  r"([A-Za-z_]\w*)\s*(\[[^\[\];]*\]|\+[^;]*)?\s*;"
+
+def member_alias(q, e):
+	"""Local e set from a member of a registered object in its function
+	(struct foo_params *p = c->params, with c = to_foo(hw)): "T->f" of
+	that member, T the holder's type as the function declares it, or
+	None. A write through e then writes what the member points to."""
+	text = func_text(q)
+	if text is None:
+		return None
+	for m in re.finditer(r"(?<![\w.>])" + re.escape(e) + MEMBER_ALIAS_RE,
+			     text):
+		if m.group(1) and not m.group(4):
+			continue	# &c->f: the member itself, not its pointee
+		x = m.group(2)
+		if x == e or not registered_ptr(q, x):
+			continue
+		t = re.search(r"\b((?:struct|union)\s+[A-Za-z_]\w*|[A-Za-z_]\w*)"
+			      r"\s*\*\s*" + re.escape(x) + r"\b", text)
+		if t is None or t.group(1) in ("return", "sizeof"):
+			continue
+		return " ".join(t.group(1).split()) + "->" + m.group(3)
+	return None
 
 # A module's exit path tears down what its init registered, and what
 # init registered may be a static object of the file, whose address
@@ -1334,11 +1425,18 @@ def call_open(before):
 
 TEST_OPEN_RE = re.compile(r"\b(if|while)\s*\($")
 
-def deref_only(body, P):
+def deref_only(body, P, f=None):
 	for m in re.finditer(r"(?<![\w.>])%s\b" % re.escape(P), body):
 		before = body[:m.start()].rstrip()
 		after = body[m.end():].lstrip()
 		arg = before.endswith(",") or call_open(before)
+		if arg and after.startswith((",", ")")) and f is not None:
+			# P passed whole to a function of the file that only
+			# reads through that parameter (reader_param)
+			G, idx = enclosing_call(body, m.start())
+			if G in funcs.get(f, ()) and reader_param(f, G, idx):
+				continue
+			return False
 		if after.startswith(("->", "[")):
 			if before.endswith("&") or arg:
 				return False
@@ -1360,9 +1458,169 @@ def deref_only(body, P):
 def deref_flush():
 	for q, name, form, P in deref_pending:
 		text = func_text(q)
-		if text is None or not deref_only(text, P):
+		if text is None or not deref_only(text, P, q.file):
 			report_write(q, name, form)
 	del deref_pending[:]
+
+# What follows a pointer's mention: its chain (->f, .f, [i]) and then an
+# assignment, ++ or --: a write through it
+WRITE_AFTER_RE = re.compile(r"^(?:\s*(?:->|\.)\s*\w+|\s*\[[^\[\];]*\])*\s*"
+			    r"(=(?!=)|\+\+|--|[-+*/%&|^]=|<<=|>>=)")
+CHAIN_RE = re.compile(r"^(?:\s*(?:->|\.)\s*\w+|\s*\[[^\[\];]*\])*")
+readers = {}	# (file, function, argument) -> only reads through it
+
+def split_params(head):
+	"""The parameter declarations of a function header (its text up to
+	the body's {): the depth-0 comma-separated parts of the last
+	top-level parentheses."""
+	end = head.rfind(")")
+	depth, i = 0, end
+	while i >= 0:
+		if head[i] == ")":
+			depth += 1
+		elif head[i] == chr(40):
+			depth -= 1
+			if depth == 0:
+				break
+		i -= 1
+	if i < 0:
+		return None
+	parts, depth, cur = [], 0, ""
+	for c in head[i + 1:end]:
+		if c in "([":
+			depth += 1
+		elif c in ")]":
+			depth -= 1
+		if c == "," and depth == 0:
+			parts.append(cur)
+			cur = ""
+		else:
+			cur += c
+	parts.append(cur)
+	return parts
+
+def enclosing_call(text, pos):
+	"""(name, argument index) of the call whose argument list holds
+	text[pos], or (None, -1)."""
+	depth, idx = 0, 0
+	for i in range(pos - 1, -1, -1):
+		c = text[i]
+		if c in ")]":
+			depth += 1
+		elif c == "[":
+			depth -= 1
+		elif c == "," and depth == 0:
+			idx += 1
+		elif c == chr(40):
+			if depth == 0:
+				m = re.search(r"(\w+)\s*$", text[:i])
+				if m is None or m.group(1) in NOT_CALLS:
+					return None, -1
+				return m.group(1), idx
+			depth -= 1
+		elif c in ";{}" and depth == 0:
+			return None, -1
+	return None, -1
+
+def reader_param(f, G, idx):
+	"""Does G, a function of file f, only read through its pointer
+	parameter number idx (0-based)? Every mention of it in the body must
+	be a read through it: P->f..., P[i]...
+	or *P not followed by an assignment, ++ or --, not under & or ++/--,
+	not a whole argument (except of a reader of READS), and tests
+	(P == NULL, if (P)). P passed, stored or returned is no read. A
+	pointer to const is not enough: the callee may keep it (a clock's
+	ops given to the register function that stores them), which is no
+	write, but keeps __initconst out; its arg row and protos.tsv make it
+	a read (candidates/ const_read)."""
+	key = (f, G, idx)
+	if key in readers:
+		return readers[key]
+	readers[key] = False
+	# every definition (#ifdef variants) must only read
+	bodies = [(l1, l2) for l1, l2, name in spans.get(f, ()) if name == G]
+	if not bodies:
+		return False
+	for l1, l2 in bodies:
+		if not reader_body(f, l1, l2, idx):
+			return False
+	readers[key] = True
+	return True
+
+array_members = {}	# file -> names declared as arrays in it
+
+def array_member(f, name):
+	"""Does file f declare name as an array anywhere (a struct member
+	"int regs[4];")? Then p->name used as a value is a pointer into the
+	object. Members of a header's struct are not seen: a limit."""
+	if f not in array_members:
+		text = COMMENT_RE.sub(blank, "\n".join(src(f)))
+		array_members[f] = set(re.findall(
+			r"\b([A-Za-z_]\w*)\s*\[[^\[\];=]*\]\s*[;,]", text))
+	return name in array_members[f]
+
+def reader_body(f, l1, l2, idx):
+	"""reader_param() for one definition, lines l1 to l2 of f."""
+	text = COMMENT_RE.sub(blank, "\n".join(src(f)[l1 - 1:l2]))
+	brace = text.find("{")
+	params = split_params(text[:brace]) if brace > 0 else None
+	if not params or idx < 0 or idx >= len(params) or "*" not in params[idx]:
+		return False
+	words = WORD_RE.findall(params[idx])
+	if not words:
+		return False
+	P = words[-1]
+	body = text[brace:]
+	for m in re.finditer(r"(?<![\w.>])%s\b" % re.escape(P), body):
+		before = body[:m.start()].rstrip()
+		after = body[m.end():]
+		if before.endswith(("&", "++", "--")) or WRITE_AFTER_RE.match(after):
+			return False
+		chain = CHAIN_RE.match(after).group(0)
+		rest = after[len(chain):].lstrip()
+		if before.endswith("*"):
+			# *P: a read unless written (WRITE_AFTER_RE above) or
+			# passed (*P as an argument is a value)
+			continue
+		if chain.strip():
+			last = re.search(r"(\w+)\s*$", chain)
+			if last and rest.startswith((";", ",", ")", "?", ":")) \
+			   and array_member(f, last.group(1)):
+				# p->arr used as a value: a pointer into x
+				return False
+			if not (rest.startswith((",", ")")) and
+				(before.endswith(",") or call_open(before))):
+				continue
+			# P->f passed whole: a reader's argument only
+			if enclosing_call(body, m.start())[0] not in READS:
+				return False
+			continue
+		if re.match(r"^\s*[=!]=", after) or \
+		   TEST_OPEN_RE.search(before) and rest.startswith(")") or \
+		   before.endswith("!"):
+			continue
+		return False
+	return True
+
+def element_arg(G, x, p, pf):
+	"""&x[i] (or x + i) of an array x of the file as argument N of a call
+	of G in a function: a read when G is a function of the file that
+	only reads through its parameter N (reader_param), else a params
+	row of kind arg (reg_arg: protos.tsv may make it a read)."""
+	q = Loc(p[0])
+	name = ident(x)
+	if infunc(q) == "-" or not is_array(q.file, name) or \
+	   wspec(G) is not None or G in READS:
+		return
+	idx = arg_index(q.file, pf[0], p[0])
+	if G in funcs.get(q.file, ()) and reader_param(q.file, G, idx):
+		readpos.add((q.file, q.line, q.column))
+		return
+	key = ("arg", q.file, q.line, q.column)
+	if key in done:
+		return
+	done.add(key)
+	emit("params", q.file, q.line, name, "arg", idx, G)
 
 
 def reg_arg(G, x, p, pf):
@@ -2160,6 +2418,32 @@ pl << cmp.pl;
 for p in pl:
 	cmppos.add((p.file, int(p.line), int(p.column)))
 
+// &x[i] or x + i passed: a read if the callee, a function of the file,
+// only reads through that parameter (element_arg); before ad and aa,
+// which read readpos
+@elarg@
+identifier G;
+global idexpression x;
+expression I;
+identifier fld;
+position p, pf;
+@@
+(
+G@pf(..., &x@p[I], ...)
+|
+G@pf(..., &x@p[I].fld, ...)
+|
+G@pf(..., x@p + I, ...)
+)
+
+@script:python@
+G << elarg.G;
+x << elarg.x;
+p << elarg.p;
+pf << elarg.pf;
+@@
+element_arg(str(G), x, p, pf)
+
 @ad@
 global idexpression x;
 expression L;
@@ -2195,6 +2479,8 @@ if (q.line, q.column) == (int(pl[0].line), int(pl[0].column)) and form and \
 		deref_pending.append((q, name, out, la[1]))
 	else:
 		report_write(q, name, out)
+		if not at_file:
+			object_slot(q, name, int(pl[0].column))
 	if at_file and not init_data:
 		l0 = int(pl[0].line)
 		member_slot(q.file, q.line, name, span(q.file, max(l0 - 2, 1), 0, l0,
