@@ -64,6 +64,10 @@ dev=
 devs=
 prof=
 base=$(printf '%s\n' "$times" | cut -f1 | grep '/baseline-[0-9]*-default$' | head -n 1)
+# The baseline's exercise times, read once: every profiled boot is
+# compared with them.
+base_times=
+[ -z "$base" ] || base_times=$(exercise_times "$base" | sed 's/^/b /')
 for d in $(printf '%s\n' "$times" | cut -f1); do
 	[ -d "$d" ] || continue
 	k=0
@@ -74,7 +78,7 @@ for d in $(printf '%s\n' "$times" | cut -f1); do
 		[ -n "$t" ] && dev="$dev $t"
 	fi
 	if [ -n "$base" ] && grep -q '# rocampaign: profile-begin' "$d/console.log" 2>/dev/null; then
-		o=$({ exercise_times "$base" | sed 's/^/b /'; exercise_times "$d" | sed 's/^/p /'; } |
+		o=$({ printf '%s\n' "$base_times"; exercise_times "$d" | sed 's/^/p /'; } |
 			awk '$2 == "modules" || $2 == "devices" { next }
 				$1 == "b" { b[$2] = $3; next }
 				$2 in b { s += $3 - b[$2]; m = 1 }
